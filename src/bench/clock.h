@@ -1,0 +1,29 @@
+// Timing for the bench: wall-clock nanoseconds, the TSC, and a calibration of
+// core cycles per TSC tick (VMs rarely expose hardware cycle counters, and the
+// TSC runs at a fixed rate that is not the core clock).
+#ifndef SHA256BENCH_BENCH_CLOCK_H
+#define SHA256BENCH_BENCH_CLOCK_H
+
+#include <cstdint>
+
+namespace benchmark {
+
+uint64_t NowNs();
+
+//! Time-stamp counter, or 0 where there is none.
+uint64_t Ticks();
+bool HaveTicks();
+
+struct ClockCalibration {
+    double tsc_hz{0};              //!< TSC ticks per second
+    double core_hz{0};             //!< core cycles per second while running a dependent add chain
+    double core_per_tick() const { return tsc_hz > 0 ? core_hz / tsc_hz : 0; }
+};
+
+//! Measures the TSC against the wall clock and the core clock against the TSC:
+//! a chain of dependent 1-cycle adds runs at exactly one add per core cycle.
+ClockCalibration Calibrate();
+
+} // namespace benchmark
+
+#endif

@@ -1,0 +1,201 @@
+// The SHA-256 benchmarks: every transform in the registry (plus OpenSSL as a
+// reference) at four sizes. One table per size; basic is the 100% row.
+#include <bench/bench.h>
+
+#include <compat/cpuid.h>
+#include <config/sha256bench-config.h>
+#include <crypto/sha256.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#ifdef HAVE_OPENSSL_REFERENCE
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#endif
+
+namespace {
+
+struct Size {
+    const char* table;
+    const char* tag;
+    size_t bytes;
+    bool double_sha; // SHA256(SHA256(x)), Bitcoin's hash of a 32-byte value
+};
+
+const Size SIZES[] = {
+    {"SHA256, 1000000-byte messages", "1M", 1000000, false},
+    {"SHA256, 1024-byte messages", "1K", 1024, false},
+    {"SHA256, 64-byte messages", "64B", 64, false},
+    {"SHA256D (double SHA-256) of 32 bytes", "D32B", 32, true},
+};
+
+const unsigned char* Input()
+{
+    static const std::unique_ptr<unsigned char[]> data = [] {
+        std::unique_ptr<unsigned char[]> d(new unsigned char[1000000]);
+        uint32_t x = 1;
+        for (size_t i = 0; i < 1000000; ++i) {
+            x = x * 1664525 + 1013904223;
+            d[i] = static_cast<unsigned char>(x >> 24);
+        }
+        return d;
+    }();
+    return data.get();
+}
+
+void HashOnce(const Size& sz, unsigned char out[32])
+{
+    CSHA256().Write(Input(), sz.bytes).Finalize(out);
+    if (sz.double_sha) CSHA256().Write(out, 32).Finalize(out);
+}
+
+// Digest of the size's input with the portable transform.
+std::string ExpectedHex(const Size& sz)
+{
+    const std::string prev = sha256::CurrentImplementation();
+    sha256::SetImplementation("basic");
+    unsigned char d[32];
+    HashOnce(sz, d);
+    sha256::SetImplementation(prev);
+    return std::string(reinterpret_cast<char*>(d), 32);
+}
+
+#ifdef HAVE_OPENSSL_REFERENCE
+// The code path OpenSSL's x86-64 SHA-256 takes for a capability vector: read
+// back from OpenSSL_version(OPENSSL_CPU_INFO), i.e. after OPENSSL_ia32cap was applied.
+std::string OpenSslPath()
+{
+    const char* info = OpenSSL_version(OPENSSL_CPU_INFO);
+    const char* p = info ? std::strstr(info, "OPENSSL_ia32cap=") : nullptr;
+    if (!p) return "unknown (no OPENSSL_CPU_INFO)";
+    unsigned long long w0 = 0, w1 = 0;
+    if (std::sscanf(p, "OPENSSL_ia32cap=%llx:%llx", &w0, &w1) != 2) return "unknown";
+    const uint32_t leaf7_ebx = uint32_t(w1);
+    const uint32_t leaf1_ecx = uint32_t(w0 >> 32);
+    const uint32_t leaf1_edx = uint32_t(w0);
+    if (leaf7_ebx & (1u << 29)) return "sha-ni";
+    if ((leaf7_ebx & 0x128) == 0x128) return "avx2+bmi";
+    // OpenSSL takes its AVX path only on CPUs it flags as Intel (bit 30 of word 0).
+    if ((leaf1_ecx & (1u << 28)) && (leaf1_ecx & (1u << 9)) && (leaf1_edx & (1u << 30))) return "avx";
+    if (leaf1_ecx & (1u << 9)) return "ssse3";
+    return "scalar";
+}
+
+void OpenSslOnce(EVP_MD_CTX* ctx, const EVP_MD* md, const Size& sz, unsigned char out[32])
+{
+    unsigned int n = 0;
+    EVP_DigestInit_ex(ctx, md, nullptr);
+    EVP_DigestUpdate(ctx, Input(), sz.bytes);
+    EVP_DigestFinal_ex(ctx, out, &n);
+    if (sz.double_sha) {
+        EVP_DigestInit_ex(ctx, md, nullptr);
+        EVP_DigestUpdate(ctx, out, 32);
+        EVP_DigestFinal_ex(ctx, out, &n);
+    }
+}
+#endif
+
+std::string Header()
+{
+    const char* cap = std::getenv("OPENSSL_ia32cap");
+    std::string s = "OpenSSL reference: ";
+#ifdef HAVE_OPENSSL_REFERENCE
+    s += OpenSSL_version(OPENSSL_VERSION);
+    s += ", path " + OpenSslPath();
+    s += cap ? std::string(" (OPENSSL_ia32cap=\"") + cap + "\")" : std::string(" (OPENSSL_ia32cap unset: OpenSSL's own choice)");
+#else
+    s += "absent (configure did not find libcrypto: apt-get install libssl-dev, or --with-openssl-reference=yes)";
+#endif
+    return s;
+}
+
+bool BenchRorx()
+{
+#ifdef BENCH_RORX
+    return true;
+#else
+    return false;
+#endif
+}
+
+BENCHMARK(SHA256)
+{
+    auto& header = benchmark::HeaderLines();
+    header.push_back("CPU: " + cpu::Brand());
+    header.push_back("CPU features: " + cpu::FeatureNames(cpu::Features()));
+    header.push_back(std::string("Compiler: ") + SHA256_BUILD_CXX + "; flags: " + SHA256_BUILD_FLAGS);
+    header.push_back(std::string("Assembler: ") + SHA256_BUILD_ASM);
+    const std::string selected = sha256::AutoDetect();
+    header.push_back("Selected transform (AutoDetect): " + selected);
+    header.push_back(Header());
+    if (!BenchRorx()) {
+        header.push_back("RORX rows (rorx, rorx_x8ms) are not run: configure with CPPFLAGS=\"-DBENCH_RORX\" to enable them");
+    }
+
+    const auto impls = sha256::Implementations();
+    for (const Size& sz : SIZES) {
+        const std::string expected = ExpectedHex(sz);
+        // basic first: the 100% row leads each table.
+        for (auto it = impls.rbegin(); it != impls.rend(); ++it) {
+            const sha256::Implementation& impl = *it;
+            benchmark::Bench b;
+            b.table = sz.table;
+            b.name = std::string("SHA256_") + sz.tag + "/" + impl.name;
+            b.impl = impl.name;
+            b.bytes_per_op = sz.double_sha ? sz.bytes : sz.bytes;
+            b.baseline = impl.name == "basic";
+            const bool rorx_row = impl.name == "rorx" || impl.name == "rorx_x8ms";
+            if (!impl.built) {
+                b.not_run = impl.why_not;
+            } else if (!impl.supported) {
+                b.not_run = "not supported: " + impl.why_not;
+            } else if (rorx_row && !BenchRorx()) {
+                b.not_run = "not run: build with CPPFLAGS=-DBENCH_RORX";
+            }
+            auto result = std::make_shared<std::string>(32, '\0');
+            const std::string name = impl.name;
+            b.setup = [name] { sha256::SetImplementation(name); };
+            b.run = [sz, result](uint64_t ops) {
+                unsigned char d[32];
+                for (uint64_t i = 0; i < ops; ++i) HashOnce(sz, d);
+                result->assign(reinterpret_cast<char*>(d), 32);
+            };
+            b.check = [sz, result, expected, name]() -> std::string {
+                if (!sha256::SetImplementation(name)) return "cannot select " + name;
+                unsigned char d[32];
+                HashOnce(sz, d);
+                if (std::string(reinterpret_cast<char*>(d), 32) != expected) return "digest differs from basic";
+                if (*result != expected) return "timed run's digest differs from basic";
+                return "";
+            };
+            out.push_back(std::move(b));
+        }
+        benchmark::Bench ref;
+        ref.table = sz.table;
+        ref.name = std::string("SHA256_") + sz.tag + "/openssl";
+        ref.impl = "openssl";
+        ref.bytes_per_op = sz.bytes;
+#ifdef HAVE_OPENSSL_REFERENCE
+        auto result = std::make_shared<std::string>(32, '\0');
+        ref.run = [sz, result](uint64_t ops) {
+            static const EVP_MD* md = EVP_sha256();
+            static EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+            unsigned char d[32];
+            for (uint64_t i = 0; i < ops; ++i) OpenSslOnce(ctx, md, sz, d);
+            result->assign(reinterpret_cast<char*>(d), 32);
+        };
+        ref.check = [result, expected]() -> std::string {
+            return *result == expected ? "" : "OpenSSL's digest differs from basic";
+        };
+#else
+        ref.not_run = "absent: configure found no libcrypto (apt-get install libssl-dev)";
+#endif
+        out.push_back(std::move(ref));
+    }
+    // Leave the process on the best transform, as AutoDetect chose.
+    sha256::SetImplementation(selected);
+}
+
+} // namespace

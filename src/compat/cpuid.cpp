@@ -1,0 +1,96 @@
+#include <compat/cpuid.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define SHA256BENCH_HAVE_CPUID 1
+#endif
+
+#include <cstring>
+
+namespace cpu {
+namespace {
+
+#ifdef SHA256BENCH_HAVE_CPUID
+void Cpuid(uint32_t leaf, uint32_t subleaf, uint32_t& a, uint32_t& b, uint32_t& c, uint32_t& d)
+{
+    __cpuid_count(leaf, subleaf, a, b, c, d);
+}
+
+uint64_t Xgetbv0()
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (uint64_t(hi) << 32) | lo;
+}
+
+uint32_t Detect()
+{
+    uint32_t a, b, c, d, features = 0;
+    Cpuid(0, 0, a, b, c, d);
+    const uint32_t max_leaf = a;
+    if (max_leaf < 1) return 0;
+    Cpuid(1, 0, a, b, c, d);
+    if (c & (1u << 9)) features |= SSSE3;
+    if (c & (1u << 19)) features |= SSE41;
+    // AVX is usable only if the CPU has it AND the OS enabled XSAVE and saves
+    // both XMM (bit 1) and YMM (bit 2) state on context switch.
+    const bool osxsave = c & (1u << 27);
+    const bool ymm_saved = osxsave && (Xgetbv0() & 0x6) == 0x6;
+    if ((c & (1u << 28)) && ymm_saved) features |= AVX;
+    if (max_leaf >= 7) {
+        Cpuid(7, 0, a, b, c, d);
+        if ((b & (1u << 5)) && ymm_saved) features |= AVX2;
+        if (b & (1u << 8)) features |= BMI2;
+        if (b & (1u << 29)) features |= SHANI;
+    }
+    return features;
+}
+#else
+uint32_t Detect() { return 0; }
+#endif
+
+} // namespace
+
+uint32_t Features()
+{
+    static const uint32_t features = Detect();
+    return features;
+}
+
+std::string FeatureNames(uint32_t features)
+{
+    static const struct { Feature f; const char* name; } names[] = {
+        {SSSE3, "ssse3"}, {SSE41, "sse4.1"}, {AVX, "avx"}, {AVX2, "avx2"}, {BMI2, "bmi2"}, {SHANI, "sha-ni"},
+    };
+    std::string out;
+    for (const auto& n : names) {
+        if (features & n.f) {
+            if (!out.empty()) out += ' ';
+            out += n.name;
+        }
+    }
+    return out.empty() ? "none" : out;
+}
+
+std::string Brand()
+{
+#ifdef SHA256BENCH_HAVE_CPUID
+    uint32_t a, b, c, d;
+    Cpuid(0x80000000, 0, a, b, c, d);
+    if (a < 0x80000004) return "unknown x86 CPU";
+    char brand[49] = {};
+    for (uint32_t i = 0; i < 3; ++i) {
+        uint32_t r[4];
+        Cpuid(0x80000002 + i, 0, r[0], r[1], r[2], r[3]);
+        std::memcpy(brand + 16 * i, r, 16);
+    }
+    std::string s(brand);
+    const auto first = s.find_first_not_of(' ');
+    const auto last = s.find_last_not_of(' ');
+    return first == std::string::npos ? "unknown x86 CPU" : s.substr(first, last - first + 1);
+#else
+    return "non-x86 CPU";
+#endif
+}
+
+} // namespace cpu

@@ -1,0 +1,75 @@
+// SHA-256 (FIPS 180-4) over a switchable block transform.
+#ifndef SHA256BENCH_CRYPTO_SHA256_H
+#define SHA256BENCH_CRYPTO_SHA256_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/** A hasher for SHA-256. */
+class CSHA256
+{
+public:
+    static constexpr size_t OUTPUT_SIZE = 32;
+
+    CSHA256();
+    CSHA256& Write(const unsigned char* data, size_t len);
+    void Finalize(unsigned char hash[OUTPUT_SIZE]);
+    CSHA256& Reset();
+
+private:
+    uint32_t s[8];
+    unsigned char buf[64];
+    uint64_t bytes{0};
+};
+
+namespace sha256 {
+
+/** Compress `blocks` consecutive 64-byte blocks at `chunk` (any alignment) into state `s`. */
+using TransformFn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
+
+/** The transform CSHA256 uses. Set it with SetImplementation() or AutoDetect(). */
+extern TransformFn Transform;
+
+/** One row of the transform registry, as the tests, the bench and `bench_bitcoin -list` see it. */
+struct Implementation {
+    std::string name;      //!< e.g. "rorx"
+    std::string requires;  //!< CPU features it needs, e.g. "avx2 bmi2"
+    std::string technique; //!< one line on how it works
+    bool built;            //!< compiled into this binary
+    bool supported;        //!< built and this CPU has what it needs
+    std::string why_not;   //!< empty when supported, otherwise the reason
+    TransformFn fn;        //!< nullptr when not built
+};
+
+/** Every transform known to the project, fastest-first (the order AutoDetect prefers). */
+std::vector<Implementation> Implementations();
+
+/** Select a transform by name. False (and no change) for an unknown name or one this CPU cannot run. */
+bool SetImplementation(const std::string& name);
+
+/** Select the fastest supported transform that passes SelfTest(); return its name. */
+std::string AutoDetect();
+
+/** Name of the transform Transform currently points to. */
+std::string CurrentImplementation();
+
+/** Check a transform on fixed, misaligned inputs with known digests. */
+bool SelfTest(TransformFn fn);
+
+namespace detail {
+struct Candidate {
+    const char* name;
+    TransformFn fn;
+};
+/** Index of the first candidate that passes SelfTest (reporting each failure on stderr), or -1. */
+int FirstPassing(const std::vector<Candidate>& candidates);
+} // namespace detail
+
+/** The portable transform (always built). */
+void TransformBasic(uint32_t* s, const unsigned char* chunk, size_t blocks);
+
+} // namespace sha256
+
+#endif

@@ -1,0 +1,117 @@
+#include <test/util.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace test {
+
+const std::vector<sha256::Implementation>& RunnableTransforms()
+{
+    static const std::vector<sha256::Implementation> runnable = [] {
+        std::vector<sha256::Implementation> out;
+        for (const auto& impl : sha256::Implementations()) {
+            if (impl.supported) out.push_back(impl);
+        }
+        return out;
+    }();
+    return runnable;
+}
+
+std::string SkippedTransforms()
+{
+    // "a, b: reason; c: other reason", grouping transforms that share a reason.
+    std::vector<std::pair<std::string, std::string>> groups; // reason, names
+    for (const auto& impl : sha256::Implementations()) {
+        if (impl.supported) continue;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == impl.why_not; });
+        if (it == groups.end()) {
+            groups.emplace_back(impl.why_not, impl.name);
+        } else {
+            it->second += ", " + impl.name;
+        }
+    }
+    std::string out;
+    for (const auto& [reason, names] : groups) out += (out.empty() ? "" : "; ") + names + ": " + reason;
+    return out.empty() ? "none" : out;
+}
+
+uint64_t Rng::Next()
+{
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void Rng::Fill(unsigned char* p, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(Next() >> 56);
+}
+
+std::vector<unsigned char> Rng::Bytes(size_t n)
+{
+    std::vector<unsigned char> v(n);
+    Fill(v.data(), n);
+    return v;
+}
+
+ScopedTransform::ScopedTransform(const std::string& name) : previous(sha256::CurrentImplementation())
+{
+    if (!sha256::SetImplementation(name)) throw std::runtime_error("cannot select transform " + name);
+}
+
+ScopedTransform::~ScopedTransform() { sha256::SetImplementation(previous); }
+
+Digest Hash(const unsigned char* data, size_t len)
+{
+    Digest out;
+    CSHA256().Write(data, len).Finalize(out.data());
+    return out;
+}
+
+GuardedBuffer::GuardedBuffer(size_t usable_bytes, Flush flush) : size(usable_bytes)
+{
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t body = (usable_bytes + page - 1) / page * page;
+    mapped = body + 2 * page;
+    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::runtime_error("mmap failed");
+    base = static_cast<unsigned char*>(p);
+    if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + page + body, page, PROT_NONE) != 0) {
+        throw std::runtime_error("mprotect failed");
+    }
+    usable = flush == Flush::End ? base + page + body - usable_bytes : base + page;
+}
+
+GuardedBuffer::~GuardedBuffer() { munmap(base, mapped); }
+
+std::string Hex(const unsigned char* p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    for (size_t i = 0; i < n; ++i) {
+        s += digits[p[i] >> 4];
+        s += digits[p[i] & 15];
+    }
+    return s;
+}
+
+std::vector<unsigned char> ParseHex(const std::string& hex)
+{
+    if (hex.size() % 2) throw std::runtime_error("odd-length hex string");
+    auto nibble = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        throw std::runtime_error(std::string("bad hex digit '") + c + "'");
+    };
+    std::vector<unsigned char> out(hex.size() / 2);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<unsigned char>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+    return out;
+}
+
+} // namespace test

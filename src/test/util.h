@@ -1,0 +1,78 @@
+// Helpers shared by the test files: the transforms to run, reproducible
+// random bytes, guard-page buffers, hashing through a chosen transform.
+#ifndef SHA256BENCH_TEST_UTIL_H
+#define SHA256BENCH_TEST_UTIL_H
+
+#include <crypto/sha256.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace test {
+
+using Digest = std::array<unsigned char, CSHA256::OUTPUT_SIZE>;
+
+//! Transforms built and supported on this CPU. The first call logs which were skipped and why.
+const std::vector<sha256::Implementation>& RunnableTransforms();
+
+//! "rorx (CPU lacks avx2 bmi2); ..." or "none".
+std::string SkippedTransforms();
+
+//! Deterministic pseudo-random generator (splitmix64), so failures print a seed that reproduces them.
+class Rng
+{
+public:
+    explicit Rng(uint64_t seed) : state(seed) {}
+    uint64_t Next();
+    uint64_t Below(uint64_t n) { return Next() % n; }
+    void Fill(unsigned char* p, size_t n);
+    std::vector<unsigned char> Bytes(size_t n);
+
+private:
+    uint64_t state;
+};
+
+//! Makes `name` the transform CSHA256 uses for the scope; restores the previous one after.
+class ScopedTransform
+{
+public:
+    explicit ScopedTransform(const std::string& name);
+    ~ScopedTransform();
+    ScopedTransform(const ScopedTransform&) = delete;
+    ScopedTransform& operator=(const ScopedTransform&) = delete;
+
+private:
+    std::string previous;
+};
+
+//! SHA-256 of data with the current transform, in one Write.
+Digest Hash(const unsigned char* data, size_t len);
+
+//! Read/write pages with PROT_NONE pages on both sides; the usable bytes sit
+//! flush against the trailing guard page, or against the leading one.
+class GuardedBuffer
+{
+public:
+    enum class Flush { End, Begin };
+    explicit GuardedBuffer(size_t usable_bytes, Flush flush = Flush::End);
+    ~GuardedBuffer();
+    GuardedBuffer(const GuardedBuffer&) = delete;
+    GuardedBuffer& operator=(const GuardedBuffer&) = delete;
+    unsigned char* begin() const { return usable; }
+    unsigned char* end() const { return usable + size; }
+
+private:
+    unsigned char* base{nullptr};
+    size_t mapped{0};
+    unsigned char* usable{nullptr};
+    size_t size{0};
+};
+
+std::string Hex(const unsigned char* p, size_t n);
+std::vector<unsigned char> ParseHex(const std::string& hex);
+
+} // namespace test
+
+#endif
