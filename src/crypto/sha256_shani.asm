@@ -1,0 +1,128 @@
+; sha256_shani.asm -- SHA-256 transform using the Intel SHA extensions
+; (sha256rnds2 / sha256msg1 / sha256msg2), legacy SSE encodings only.
+;
+;     void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
+;
+; The 64 rounds of a block are one chain of 32 dependent sha256rnds2, so the
+; speed limit is 32 x latency(sha256rnds2) per block. Everything else (loads,
+; byte swaps, message schedule, W+K, the next block's first W+K) only has to
+; be ready before the chain needs it; the out-of-order core runs it ahead.
+; The one unavoidable extra step on the chain is the per-block feedforward
+; add of the ABEF half.
+
+%include "x86_64.inc"
+
+; Register roles
+%define MSG     xmm0        ; implicit W+K operand of sha256rnds2
+%define ABEF    xmm1        ; a,b,e,f with a in the top dword
+%define CDGH    xmm2
+%define ABEF_SV xmm3        ; state at block start, for the feedforward
+%define CDGH_SV xmm4
+%define BSWAP   xmm9
+%define TMP     xmm10
+
+; One group of 4 rounds using message vector %2 (W[4g..4g+3]).
+; For g < 12 it also turns %2 into W[4g+16..4g+19] from %2..%5
+; (= W[4g..], W[4g+4..], W[4g+8..], W[4g+12..]).
+%macro ROUNDS4 5
+    movdqa      MSG, %2
+    paddd       MSG, [K256 + 16*(%1)]
+    sha256rnds2 CDGH, ABEF              ; CDGH now holds the new ABEF
+%if (%1) < 12
+    movdqa      TMP, %5
+    palignr     TMP, %4, 4              ; W[t-7]
+    sha256msg1  %2, %3                  ; W[t-16] + s0(W[t-15])
+    paddd       %2, TMP
+    sha256msg2  %2, %5                  ; + s1(W[t-2])
+%endif
+    pshufd      MSG, MSG, 0x0E
+    sha256rnds2 ABEF, CDGH
+%endmacro
+
+; Load one 64-byte block at [rsi] into four byte-swapped message vectors.
+%macro LOADBLOCK 0
+    movdqu      xmm5, [rsi]
+    movdqu      xmm6, [rsi + 16]
+    movdqu      xmm7, [rsi + 32]
+    movdqu      xmm8, [rsi + 48]
+    pshufb      xmm5, BSWAP
+    pshufb      xmm6, BSWAP
+    pshufb      xmm7, BSWAP
+    pshufb      xmm8, BSWAP
+%endmacro
+
+TRANSFORM_BEGIN sha256_shani_transform, 32
+    movdqa      BSWAP, [BSWAP32]
+
+    ; a..h (host order) -> ABEF / CDGH
+    movdqu      ABEF, [rdi]             ; a b c d  (dword 0 first)
+    movdqu      CDGH, [rdi + 16]        ; e f g h
+    pshufd      ABEF, ABEF, 0x1B        ; d c b a
+    pshufd      CDGH, CDGH, 0x1B        ; h g f e
+    movdqa      TMP, CDGH
+    punpckhqdq  TMP, ABEF               ; f e b a
+    punpcklqdq  CDGH, ABEF              ; h g d c
+    movdqa      ABEF, TMP
+
+    LOADBLOCK
+
+.block:
+    movdqa      ABEF_SV, ABEF
+    movdqa      CDGH_SV, CDGH
+
+    ROUNDS4  0, xmm5, xmm6, xmm7, xmm8
+    ROUNDS4  1, xmm6, xmm7, xmm8, xmm5
+    ROUNDS4  2, xmm7, xmm8, xmm5, xmm6
+    ROUNDS4  3, xmm8, xmm5, xmm6, xmm7
+    ROUNDS4  4, xmm5, xmm6, xmm7, xmm8
+    ROUNDS4  5, xmm6, xmm7, xmm8, xmm5
+    ROUNDS4  6, xmm7, xmm8, xmm5, xmm6
+    ROUNDS4  7, xmm8, xmm5, xmm6, xmm7
+    ROUNDS4  8, xmm5, xmm6, xmm7, xmm8
+    ROUNDS4  9, xmm6, xmm7, xmm8, xmm5
+    ROUNDS4 10, xmm7, xmm8, xmm5, xmm6
+    ROUNDS4 11, xmm8, xmm5, xmm6, xmm7
+    ROUNDS4 12, xmm5, xmm6, xmm7, xmm8
+    ROUNDS4 13, xmm6, xmm7, xmm8, xmm5
+    ROUNDS4 14, xmm7, xmm8, xmm5, xmm6
+    ROUNDS4 15, xmm8, xmm5, xmm6, xmm7
+
+    add         rsi, 64
+    dec         rdx
+    jz          .done
+
+    ; Next block's message goes in before the feedforward so the first
+    ; W+K is never what the chain waits on.
+    LOADBLOCK
+    paddd       CDGH, CDGH_SV
+    paddd       ABEF, ABEF_SV
+    jmp         .block
+
+.done:
+    paddd       CDGH, CDGH_SV
+    paddd       ABEF, ABEF_SV
+
+    ; ABEF / CDGH -> a..h
+    movdqa      TMP, CDGH
+    punpckhqdq  TMP, ABEF               ; d c b a
+    punpcklqdq  CDGH, ABEF              ; h g f e
+    pshufd      TMP, TMP, 0x1B
+    pshufd      CDGH, CDGH, 0x1B
+    movdqu      [rdi], TMP
+    movdqu      [rdi + 16], CDGH
+TRANSFORM_END
+
+RODATA
+align 64
+K256:
+    dd 0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5
+    dd 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174
+    dd 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da
+    dd 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967
+    dd 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85
+    dd 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070
+    dd 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3
+    dd 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+; pshufb mask: reverse the bytes of each dword (big-endian message words)
+BSWAP32:
+    db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
