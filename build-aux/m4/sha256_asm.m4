@@ -42,7 +42,7 @@ global conftest_fn
 conftest_fn:
     vpshufb ymm0, ymm1, ymm2
     rorx    eax, ebx, 7
-    sha256rnds2 xmm1, xmm2, xmm0
+    sha256rnds2 xmm1, xmm2
     ret
 _SHA256EOF
         if $sha256_asm_path -f $sha256_asm_format -o conftest.o conftest.asm >&AS_MESSAGE_LOG_FD 2>&1; then
