@@ -13,7 +13,7 @@ if [ -z "$qemu" ]; then
 fi
 
 # Without the assembly transforms every model must pick basic.
-if "$bin" --run_test=registry_tests/lists_every_transform --log_level=message 2>&1 | grep -q "sse4: .*not built"; then
+if "$bin" --run_test=registry_tests/lists_every_transform --log_level=message --color_output=no 2>&1 | grep -q "sse4: .*not built"; then
   asm=no
 else
   asm=yes
@@ -35,9 +35,9 @@ for line in \
   log="qemu-${model%%,*}$( [ "$model" = "Haswell,-bmi2" ] && echo -nobmi2).log"
   echo "== qemu-x86_64 -cpu $model: expect AutoDetect()=$pick, unsupported: $unsupported"
   SHA256_EXPECT_AUTODETECT="$pick" SHA256_EXPECT_UNSUPPORTED="$unsupported" SHA256_CHECK_CASES="${SHA256_CHECK_CASES:-2000}" \
-    "$qemu" -cpu "$model" "$bin" --log_level=message --report_level=short > "$log" 2>&1
+    "$qemu" -cpu "$model" "$bin" --log_level=message --report_level=short --color_output=no > "$log" 2>&1
   rc=$?
-  grep -E "AutoDetect|not run|not supported|has (passed|failed)|test cases? out of" "$log" | sed 's/^/   /'
+  grep -E "AutoDetect|has (passed|failed)|test cases? out of|error" "$log" | sed 's/^/   /'
   if [ $rc -eq 0 ] && ! grep -q "SIGILL" "$log"; then
     echo "   PASS ($log)"
     pass=$((pass + 1))
