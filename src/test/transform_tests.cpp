@@ -77,16 +77,20 @@ const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e52
 
 BOOST_AUTO_TEST_SUITE(transform_tests)
 
-// Block counts 0..40 at every input offset 0..63, each call through the ABI trampoline.
-BOOST_AUTO_TEST_CASE(blocks_0_to_40_at_every_offset)
+// Block counts 0..72 at every input offset 0..63, each call through the ABI
+// trampoline. 72 reaches past rorx_x8ms's 48-block threshold into its
+// eight-block path with every remainder 0..7.
+constexpr size_t MAX_BLOCKS = 72;
+
+BOOST_AUTO_TEST_CASE(blocks_0_to_72_at_every_offset)
 {
     const uint64_t seed = SeedFromEnv();
     test::Rng rng(seed);
-    std::vector<unsigned char> buf(64 + 40 * 64);
+    std::vector<unsigned char> buf(64 + MAX_BLOCKS * 64);
     rng.Fill(buf.data(), buf.size());
     for (const auto& impl : test::RunnableTransforms()) {
         int cases = 0, bad = 0;
-        for (size_t blocks = 0; blocks <= 40; ++blocks) {
+        for (size_t blocks = 0; blocks <= MAX_BLOCKS; ++blocks) {
             for (size_t off = 0; off < 64; ++off) {
                 uint32_t init[8];
                 for (auto& w : init) w = static_cast<uint32_t>(rng.Next());
@@ -139,11 +143,12 @@ BOOST_AUTO_TEST_CASE(random_cases_against_basic)
         if (impl.name == "basic") continue;
         ++compared;
         test::Rng rng(seed);
-        std::vector<unsigned char> buf(64 + 40 * 64);
+        std::vector<unsigned char> buf(64 + MAX_BLOCKS * 64);
         uint64_t bad = 0;
         for (uint64_t i = 0; i < cases; ++i) {
-            // Mostly short: 0..17 blocks hits every tail of the 2- and 8-block paths.
-            const size_t blocks = rng.Below(8) ? rng.Below(18) : rng.Below(41);
+            // Mostly short (every tail of the two-block path), one in four long
+            // enough for the eight-block path with its remainders.
+            const size_t blocks = rng.Below(4) ? rng.Below(18) : rng.Below(MAX_BLOCKS + 1);
             const size_t off = rng.Below(64);
             rng.Fill(buf.data() + off, blocks * 64);
             uint32_t init[8];
@@ -165,13 +170,19 @@ BOOST_AUTO_TEST_CASE(random_cases_against_basic)
 
 // No transform may read a byte outside its input: the input ends exactly at a
 // PROT_NONE page, or starts right after one. A stray read is a SIGSEGV, which
-// the trampoline reports as a failure.
-BOOST_AUTO_TEST_CASE(guard_pages_1_to_17_blocks)
+// the trampoline reports as a failure. 1..17 blocks covers the one- and
+// two-block paths; 47..65 and 72 cover rorx_x8ms's eight-block path with
+// every remainder.
+BOOST_AUTO_TEST_CASE(guard_pages)
 {
     test::Rng rng(17);
+    std::vector<size_t> counts;
+    for (size_t b = 1; b <= 17; ++b) counts.push_back(b);
+    for (size_t b = 47; b <= 65; ++b) counts.push_back(b);
+    counts.push_back(MAX_BLOCKS);
     for (const auto& impl : test::RunnableTransforms()) {
         int bad = 0;
-        for (size_t blocks = 1; blocks <= 17; ++blocks) {
+        for (size_t blocks : counts) {
             for (auto flush : {test::GuardedBuffer::Flush::End, test::GuardedBuffer::Flush::Begin}) {
                 test::GuardedBuffer gb(blocks * 64, flush);
                 rng.Fill(gb.begin(), blocks * 64);
@@ -183,7 +194,7 @@ BOOST_AUTO_TEST_CASE(guard_pages_1_to_17_blocks)
             }
         }
         BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " guard-page cases failed");
-        BOOST_TEST_MESSAGE("  " << impl.name << ": guard pages, 1..17 blocks: " << (bad ? "FAILED" : "ok"));
+        BOOST_TEST_MESSAGE("  " << impl.name << ": guard pages, 1..17, 47..65 and 72 blocks: " << (bad ? "FAILED" : "ok"));
     }
 }
 
