@@ -193,9 +193,13 @@ extern sha256_rorx_transform
 
 ; ---------------------------------------------------------------------------
 
-TRANSFORM_BEGIN sha256_rorx_x8ms_transform, FRAME
+TRANSFORM_LABEL sha256_rorx_x8ms_transform
+    ; Short calls go straight to the two-block code, before any register is saved.
     cmp         rdx, X8_MIN_BLOCKS
-    jb          .tail
+    jae         .eight
+    jmp         sha256_rorx_transform wrt ..plt
+.eight:
+TRANSFORM_PROLOGUE FRAME
     mov         [rsp + STATE_SLOT], rdi
     mov         [rsp + INPUT_SLOT], rsi
     mov         [rsp + COUNT_SLOT], rdx
