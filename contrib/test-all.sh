@@ -35,11 +35,15 @@ record_boost() { # record_boost <step> <log> <exit code>
 record_step() { # record_step <step> <exit code>
   if [ "$2" -eq 0 ]; then record "$1" 1 0; else record "$1" 0 1; fi
 }
-run() { # run <log> <command...>: quiet unless it fails
-  local log=$1; shift
-  if "$@" > "$log" 2>&1; then return 0; fi
-  local rc=$?
-  echo "!!! failed (exit $rc): $*"; tail -40 "$log"
+run() { # run <log> <command...>: quiet unless it fails; returns the command's exit code
+  local log=$1 rc
+  shift
+  "$@" > "$log" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "!!! failed (exit $rc): $*"
+    tail -40 "$log"
+  fi
   return $rc
 }
 configure_build() { # configure_build <dir> <configure args...>
@@ -48,20 +52,28 @@ configure_build() { # configure_build <dir> <configure args...>
   (cd "$dir" && run "$logdir/$(basename "$dir")-configure.log" "$top/configure" "$@" &&
     run "$logdir/$(basename "$dir")-make.log" make -j"$jobs")
 }
-make_check() { # make_check <name>: make check in build-test/<name>, counting its test cases
-  local dir=$top/build-test/$1 rc
+# count_line <file> <prefix>: "<prefix>: N passed, M failed" -> "N M" ("0 1" if absent)
+count_line() {
+  local line
+  line=$(grep -E "^$2: [0-9]+ passed, [0-9]+ failed" "$1" 2>/dev/null | tail -1)
+  if [ -z "$line" ]; then echo "0 1"; return; fi
+  echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/'
+}
+make_check() { # make_check <name>: make check in build-test/<name>, counting what it ran
+  local dir=$top/build-test/$1 rc counts
   (cd "$dir" && make -j"$jobs" check > "$logdir/$1-check.log" 2>&1)
   rc=$?
-  cat "$dir/src/test/run-tests.log" > "$logdir/$1-test_bitcoin.log" 2>/dev/null || true
+  cp "$dir/src/test/run-tests.sh.log" "$logdir/$1-test_bitcoin.log" 2>/dev/null || : > "$logdir/$1-test_bitcoin.log"
   grep -E "not run|AutoDetect|vectors x 2|random cases" "$logdir/$1-test_bitcoin.log" | sed 's/^/    /' | head -30
   record_boost "$1: test_bitcoin (make check)" "$logdir/$1-test_bitcoin.log" $rc
-  local cli="$dir/src/test/cli-tests.log" p=0 f=1
-  if [ -f "$cli" ]; then
-    p=$(sed -n 's/^cli-tests: \([0-9]*\) passed, \([0-9]*\) failed/\1/p' "$cli")
-    f=$(sed -n 's/^cli-tests: \([0-9]*\) passed, \([0-9]*\) failed/\2/p' "$cli")
-    p=${p:-0}; f=${f:-1}
+  counts=$(count_line "$dir/src/test/cli-tests.sh.log" cli-tests)
+  record "$1: cli-tests (make check)" ${counts% *} ${counts#* }
+  # make check runs the qemu CPU models when configure found qemu (not with sanitizers).
+  if [ -f "$dir/src/test/run-qemu.sh.log" ]; then
+    grep -E "^== |AutoDetect\(\) picked|PASS|FAIL" "$dir/src/test/run-qemu.sh.log" | sed 's/^/    /'
+    counts=$(count_line "$dir/src/test/run-qemu.sh.log" "qemu CPU models")
+    record "$1: qemu-user CPU models (make check)" ${counts% *} ${counts#* }
   fi
-  record "$1: cli-tests (make check)" "$p" "$f"
   [ $rc -eq 0 ] || tail -60 "$logdir/$1-check.log"
 }
 
@@ -83,13 +95,6 @@ if [ $rc -eq 0 ]; then
   make_check yasm
   (cd build-test/yasm && run "$logdir/yasm-bench.log" src/bench/bench_bitcoin -sanity-check); rc=$?
   record_step "yasm: bench_bitcoin -sanity-check" $rc
-  echo "== qemu-user CPU models"
-  (cd build-test/yasm && QEMU_X86_64=$(command -v qemu-x86_64) sh "$top/src/test/run-qemu.sh" src/test/test_bitcoin) > "$logdir/qemu.log" 2>&1
-  rc=$?
-  sed 's/^/    /' "$logdir/qemu.log" | grep -vE '^\s*$' | head -60
-  p=$(sed -n 's/^qemu CPU models: \([0-9]*\) passed.*/\1/p' "$logdir/qemu.log"); f=$(sed -n 's/^qemu CPU models: [0-9]* passed, \([0-9]*\) failed/\1/p' "$logdir/qemu.log")
-  p=${p:-0}; f=${f:-1}; [ $rc -ne 0 ] && [ "$f" = 0 ] && f=1
-  record "qemu-user: CPU models" "$p" "$f"
   echo "== make distcheck"
   (cd build-test/yasm && run "$logdir/distcheck.log" make -j"$jobs" distcheck); rc=$?
   record_step "yasm: make distcheck" $rc

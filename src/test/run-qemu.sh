@@ -1,10 +1,14 @@
 #!/bin/sh
 # Runs test_bitcoin under qemu-user on CPU models that lack features this
 # machine has, and checks that AutoDetect() picks what each model allows.
-# Usage: run-qemu.sh path/to/test_bitcoin
+# Usage: run-qemu.sh [path/to/test_bitcoin]   (default: $TEST_BITCOIN, as make check sets)
 # qemu 7.2 emulates no SHA-NI and no AVX-512, so shani stays native-only.
 set -u
-bin="$1"
+bin="${1:-${TEST_BITCOIN:-}}"
+if [ -z "$bin" ]; then
+  echo "run-qemu.sh: give the test_bitcoin binary as argument or in TEST_BITCOIN" >&2
+  exit 1
+fi
 qemu="${QEMU_X86_64:-}"
 [ -n "$qemu" ] || qemu=$(command -v qemu-x86_64 || true)
 if [ -z "$qemu" ]; then
