@@ -14,6 +14,7 @@
 ; 48 blocks 0.995x, 128 blocks 0.975x).
 
 %include "x86_64.inc"
+%include "sha256_k.inc"
 
 extern sha256_rorx_transform
 
@@ -324,67 +325,4 @@ BSWAP_MASK:
     dq 0x0405060700010203, 0x0c0d0e0f08090a0b
 ; K[t] repeated in all eight lanes, one 32-byte row per round.
 KB:
-    times 8 dd 0x428a2f98
-    times 8 dd 0x71374491
-    times 8 dd 0xb5c0fbcf
-    times 8 dd 0xe9b5dba5
-    times 8 dd 0x3956c25b
-    times 8 dd 0x59f111f1
-    times 8 dd 0x923f82a4
-    times 8 dd 0xab1c5ed5
-    times 8 dd 0xd807aa98
-    times 8 dd 0x12835b01
-    times 8 dd 0x243185be
-    times 8 dd 0x550c7dc3
-    times 8 dd 0x72be5d74
-    times 8 dd 0x80deb1fe
-    times 8 dd 0x9bdc06a7
-    times 8 dd 0xc19bf174
-    times 8 dd 0xe49b69c1
-    times 8 dd 0xefbe4786
-    times 8 dd 0x0fc19dc6
-    times 8 dd 0x240ca1cc
-    times 8 dd 0x2de92c6f
-    times 8 dd 0x4a7484aa
-    times 8 dd 0x5cb0a9dc
-    times 8 dd 0x76f988da
-    times 8 dd 0x983e5152
-    times 8 dd 0xa831c66d
-    times 8 dd 0xb00327c8
-    times 8 dd 0xbf597fc7
-    times 8 dd 0xc6e00bf3
-    times 8 dd 0xd5a79147
-    times 8 dd 0x06ca6351
-    times 8 dd 0x14292967
-    times 8 dd 0x27b70a85
-    times 8 dd 0x2e1b2138
-    times 8 dd 0x4d2c6dfc
-    times 8 dd 0x53380d13
-    times 8 dd 0x650a7354
-    times 8 dd 0x766a0abb
-    times 8 dd 0x81c2c92e
-    times 8 dd 0x92722c85
-    times 8 dd 0xa2bfe8a1
-    times 8 dd 0xa81a664b
-    times 8 dd 0xc24b8b70
-    times 8 dd 0xc76c51a3
-    times 8 dd 0xd192e819
-    times 8 dd 0xd6990624
-    times 8 dd 0xf40e3585
-    times 8 dd 0x106aa070
-    times 8 dd 0x19a4c116
-    times 8 dd 0x1e376c08
-    times 8 dd 0x2748774c
-    times 8 dd 0x34b0bcb5
-    times 8 dd 0x391c0cb3
-    times 8 dd 0x4ed8aa4a
-    times 8 dd 0x5b9cca4f
-    times 8 dd 0x682e6ff3
-    times 8 dd 0x748f82ee
-    times 8 dd 0x78a5636f
-    times 8 dd 0x84c87814
-    times 8 dd 0x8cc70208
-    times 8 dd 0x90befffa
-    times 8 dd 0xa4506ceb
-    times 8 dd 0xbef9a3f7
-    times 8 dd 0xc67178f2
+    SHA256_K_GROUPS SHA256_K_BROADCAST8
