@@ -4,6 +4,7 @@
 #   yasm build: make check (NIST + checkasm + CLI), bench -sanity-check, make distcheck
 #   nasm build: make check          portable-only builds: --with-asm=no, -DDISABLE_OPTIMIZED_SHA256
 #   qemu-user CPU models (no AVX / AVX without AVX2 / AVX2 without BMI2 / max)
+#   an aarch64 cross build (portable transform only) run under qemu-aarch64
 #   ASan+UBSan build: make check    valgrind: the portable build's test_bitcoin
 #   libFuzzer (clang): a short run
 # Ends with "N passed, N failed" counting Boost test cases and scripted checks.
@@ -114,6 +115,20 @@ echo "== portable only: CPPFLAGS=-DDISABLE_OPTIMIZED_SHA256"
 configure_build disable-opt CPPFLAGS="-DDISABLE_OPTIMIZED_SHA256"; rc=$?
 record_step "disable-opt: configure + make" $rc
 [ $rc -eq 0 ] && make_check disable-opt
+
+echo "== non-x86-64 host: aarch64 cross build, run under qemu-aarch64"
+configure_build aarch64 --host=aarch64-linux-gnu; rc=$?
+record_step "aarch64: configure + make (portable only)" $rc
+if [ $rc -eq 0 ]; then
+  grep "assembler  " "$logdir/aarch64-configure.log" | sed 's/^/    /'
+  QEMU_LD_PREFIX=/usr/aarch64-linux-gnu qemu-aarch64 build-test/aarch64/src/test/test_bitcoin --log_level=message \
+    --report_level=short --color_output=no > "$logdir/aarch64-test_bitcoin.log" 2>&1
+  rc=$?
+  grep -E "not run:" "$logdir/aarch64-test_bitcoin.log" | head -1 | sed 's/^/    /'
+  record_boost "aarch64: test_bitcoin under qemu-aarch64" "$logdir/aarch64-test_bitcoin.log" $rc
+  (QEMU_LD_PREFIX=/usr/aarch64-linux-gnu run "$logdir/aarch64-bench.log" qemu-aarch64 build-test/aarch64/src/bench/bench_bitcoin -sanity-check); rc=$?
+  record_step "aarch64: bench_bitcoin -sanity-check" $rc
+fi
 
 echo "== configure error paths"
 (cd build-test && mkdir -p errs && cd errs &&
