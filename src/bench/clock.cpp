@@ -36,19 +36,47 @@ uint64_t Ticks()
 
 namespace {
 #ifdef BENCH_HAVE_TSC
-// 1000 iterations x 64 dependent adds: 64000 core cycles (plus loop, which runs in parallel).
-uint64_t AddChainTicks()
+// 64000 dependent adds: exactly 64000 core cycles (the loop runs alongside).
+void AddChain()
 {
     uint64_t x = 0;
-    const uint64_t t0 = __rdtsc();
+    for (int i = 0; i < 1000; ++i) __asm__ volatile(".rept 64\n\tadd $1, %0\n\t.endr" : "+r"(x));
+}
+
+// 64000 sha256rnds2, each taking the previous result as a source (alternating
+// registers), as the rounds of one message do.
+void Rnds2Chain()
+{
     for (int i = 0; i < 1000; ++i) {
-        __asm__ volatile(".rept 64\n\tadd $1, %0\n\t.endr" : "+r"(x));
+        __asm__ volatile(".rept 32\n\tsha256rnds2 %%xmm0, %%xmm2, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm1, %%xmm2\n\t.endr"
+                         ::: "xmm0", "xmm1", "xmm2");
     }
-    const uint64_t t1 = __rdtsc();
-    return t1 - t0;
+}
+
+// Fewest TSC ticks of `chain` over `runs` runs: the run not interrupted,
+// after the core has ramped up its clock.
+uint64_t BestTicks(void (*chain)(), int runs)
+{
+    uint64_t best = ~uint64_t(0);
+    for (int i = 0; i < runs; ++i) {
+        const uint64_t t0 = __rdtsc();
+        chain();
+        const uint64_t dt = __rdtsc() - t0;
+        if (dt < best) best = dt;
+    }
+    return best;
 }
 #endif
 } // namespace
+
+double Sha256Rnds2Latency()
+{
+#ifdef BENCH_HAVE_TSC
+    return double(BestTicks(Rnds2Chain, 200)) / double(BestTicks(AddChain, 200));
+#else
+    return 0;
+#endif
+}
 
 ClockCalibration Calibrate()
 {
@@ -59,12 +87,7 @@ ClockCalibration Calibrate()
     while (NowNs() - n0 < 50000000) {}
     const uint64_t n1 = NowNs(), t1 = Ticks();
     c.tsc_hz = double(t1 - t0) * 1e9 / double(n1 - n0);
-    // Best of many short runs: the fastest run is the one not interrupted,
-    // after the core has ramped up its clock.
-    uint64_t best = ~uint64_t(0);
-    const uint64_t until = NowNs() + 30000000;
-    while (NowNs() < until) best = std::min(best, AddChainTicks());
-    c.core_hz = 64000.0 / double(best) * c.tsc_hz;
+    c.core_hz = 64000.0 / double(BestTicks(AddChain, 1000)) * c.tsc_hz;
 #endif
     return c;
 }

@@ -24,6 +24,11 @@ struct ClockCalibration {
 //! a chain of dependent 1-cycle adds runs at exactly one add per core cycle.
 ClockCalibration Calibrate();
 
+//! Dependent latency of sha256rnds2 in core cycles: a chain of them timed
+//! against a chain of as many dependent adds. Only call on a CPU with SHA-NI;
+//! returns 0 where it cannot be measured (not x86).
+double Sha256Rnds2Latency();
+
 } // namespace benchmark
 
 #endif

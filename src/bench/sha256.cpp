@@ -2,10 +2,12 @@
 // reference) at four sizes. One table per size; basic is the 100% row.
 #include <bench/bench.h>
 
+#include <bench/clock.h>
 #include <compat/cpuid.h>
 #include <config/sha256bench-config.h>
 #include <crypto/sha256.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -130,6 +132,15 @@ BENCHMARK(SHA256)
     const std::string selected = sha256::AutoDetect();
     header.push_back("Selected transform (AutoDetect): " + selected);
     header.push_back(Header());
+    if (cpu::Features() & cpu::SHANI) {
+        // The floor for one message: 64 rounds = 32 dependent sha256rnds2 per 64-byte block.
+        const double lat = benchmark::Sha256Rnds2Latency();
+        char line[200];
+        std::snprintf(line, sizeof(line),
+                      "SHA-NI floor: sha256rnds2 latency %.2f core cycles -> 32 x %.2f / 64 = %.3f cycles/byte for one "
+                      "message (compare the shani rows)", lat, lat, 32 * lat / 64);
+        header.push_back(line);
+    }
     if (!BenchRorx()) {
         header.push_back("RORX rows (rorx, rorx_x8ms) are not run: configure with CPPFLAGS=\"-DBENCH_RORX\" to enable them");
     }
