@@ -13,16 +13,25 @@ if [ ! -x "$bench" ]; then
   exit 1
 fi
 top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bench" -output-json="$tmp/bench.json" "$@" > "$tmp/bench.md" 2>/dev/null
 echo "## sha256bench report"
 echo
 echo "- commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "- kernel: $(uname -srm)"
 echo
 echo '```'
-"$bench" "$@" 2>/dev/null | sed -n '/^CPU:/,/^Mode:/p'
+sed -n '/^CPU:/,/^Mode:/p' "$tmp/bench.md"
 echo '```'
 echo
-"$bench" "$@" 2>/dev/null | sed -n '/^###/,$p'
+sed -n '/^###/,$p' "$tmp/bench.md"
+echo "### Does AutoDetect's order hold here?"
+echo
+echo '```'
+python3 "$top/contrib/check-order.py" "$tmp/bench.json" || true
+echo '```'
+echo
 echo "### OpenSSL's code paths forced with OPENSSL_ia32cap (1 MB messages; one run each)"
 echo
 echo "| OPENSSL_ia32cap | openssl path | openssl cycles/byte | openssl speed% | ours, same path | cycles/byte | speed% |"
