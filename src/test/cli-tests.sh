@@ -39,6 +39,28 @@ expect 0 "SHA256_1M/basic" "bench: CSV written" -- cat "$tmp/b.csv"
 expect 0 '"results"' "bench: JSON written" -- cat "$tmp/b.json"
 if command -v python3 >/dev/null; then
   expect 0 "json ok" "bench: JSON parses" -- python3 -c "import json,sys; json.load(open(sys.argv[1])); print('json ok')" "$tmp/b.json"
+  if [ -n "${TOP_SRCDIR:-}" ]; then
+    # check-order.py: consistent timings pass; basic made 10x faster contradicts every other row.
+    python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+rank = {'shani': 1, 'rorx_x8ms': 2, 'rorx': 3, 'avx': 4, 'sse4': 5, 'basic': 6}
+for r in d['results']:
+    if 'avg_ns' in r: r['avg_ns'] = 100.0 * rank.get(r['impl'], 7)
+json.dump(d, open(sys.argv[2], 'w'))
+for r in d['results']:
+    if r.get('impl') == 'basic' and 'avg_ns' in r: r['avg_ns'] = 1.0
+json.dump(d, open(sys.argv[3], 'w'))
+# A contradiction needs a second transform besides basic (not in portable-only builds).
+open(sys.argv[4], 'w').write(str(sum(1 for r in d['results'] if r.get('impl') == 'sse4' and 'avg_ns' in r)))
+" "$tmp/b.json" "$tmp/good.json" "$tmp/bad.json" "$tmp/sse4-rows"
+    expect 0 "consistent with this machine" "check-order.py: a consistent run passes" -- python3 "$TOP_SRCDIR/contrib/check-order.py" "$tmp/good.json"
+    if [ "$(cat "$tmp/sse4-rows")" != 0 ]; then
+      expect nonzero "registry prefers sse4 over basic" "check-order.py: a contradicting run is flagged" -- python3 "$TOP_SRCDIR/contrib/check-order.py" "$tmp/bad.json"
+    else
+      echo "skip - check-order.py contradiction case: no sse4 row in this build (portable only)"
+    fi
+  fi
 fi
 
 # Missing vectors: the NIST tests must fail and say how to get the vectors.
