@@ -155,7 +155,7 @@ BENCHMARK(SHA256)
             b.table = sz.table;
             b.name = std::string("SHA256_") + sz.tag + "/" + impl.name;
             b.impl = impl.name;
-            b.bytes_per_op = sz.double_sha ? sz.bytes : sz.bytes;
+            b.bytes_per_op = sz.bytes;
             b.baseline = impl.name == "basic";
             const bool rorx_row = impl.name == "rorx" || impl.name == "rorx_x8ms";
             if (!impl.built) {

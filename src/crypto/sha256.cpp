@@ -22,6 +22,12 @@ void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t bloc
 #define SHA256_ASM(fn) nullptr
 #endif
 
+namespace {
+// Initial hash value (FIPS 180-4, 5.3.3).
+const uint32_t SHA256_IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+    0x5be0cd19};
+} // namespace
+
 namespace sha256 {
 namespace {
 
@@ -118,13 +124,10 @@ bool SelfTest(TransformFn fn)
     // FIPS 180-2 example "abc".
     static const uint32_t abc_digest[8] = {0xba7816bf, 0x8f01cfea, 0x414140de, 0x5dae2223, 0xb00361a3, 0x96177a9c,
         0xb410ff61, 0xf20015ad};
-    static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c,
-        0x1f83d9ab, 0x5be0cd19};
-
     unsigned char buf[57 * 64 + 3];
     std::memcpy(buf + 3, abc_block, 64); // misaligned by 3
     uint32_t s[8];
-    std::memcpy(s, iv, sizeof(s));
+    std::memcpy(s, SHA256_IV, sizeof(s));
     fn(s, buf + 3, 1);
     if (std::memcmp(s, abc_digest, sizeof(s)) != 0) return false;
 
@@ -132,8 +135,8 @@ bool SelfTest(TransformFn fn)
     for (auto& c : buf) { x = x * 1103515245 + 12345; c = static_cast<unsigned char>(x >> 24); }
     for (size_t blocks : {0, 1, 2, 3, 8, 9, 17, 57}) {
         uint32_t want[8], got[8];
-        std::memcpy(want, iv, sizeof(want));
-        std::memcpy(got, iv, sizeof(got));
+        std::memcpy(want, SHA256_IV, sizeof(want));
+        std::memcpy(got, SHA256_IV, sizeof(got));
         TransformBasic(want, buf + 1, blocks);
         fn(got, buf + 1, blocks);
         if (std::memcmp(want, got, sizeof(want)) != 0) return false;
@@ -172,11 +175,6 @@ std::string AutoDetect()
 } // namespace sha256
 
 ////// CSHA256
-
-namespace {
-const uint32_t SHA256_IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-    0x5be0cd19};
-} // namespace
 
 CSHA256::CSHA256() { Reset(); }
 

@@ -36,7 +36,7 @@ for line in \
   pick=${rest%%|*}
   unsupported=${rest#*|}
   if [ "$asm" = no ]; then pick=basic; unsupported="sse4 avx rorx rorx_x8ms shani"; fi
-  log="qemu-${model%%,*}$( [ "$model" = "Haswell,-bmi2" ] && echo -nobmi2).log"
+  log="qemu-$(printf '%s' "$model" | tr ',' '_').log"
   echo "== qemu-x86_64 -cpu $model: expect AutoDetect()=$pick, unsupported: $unsupported"
   SHA256_EXPECT_AUTODETECT="$pick" SHA256_EXPECT_UNSUPPORTED="$unsupported" SHA256_CHECK_CASES="${SHA256_CHECK_CASES:-2000}" \
     "$qemu" -cpu "$model" "$bin" --log_level=message --report_level=short --color_output=no > "$log" 2>&1
