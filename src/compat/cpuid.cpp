@@ -4,11 +4,25 @@
 #include <cpuid.h>
 #define SHA256BENCH_HAVE_CPUID 1
 #endif
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#define SHA256BENCH_HAVE_AUXV 1
+#endif
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace cpu {
 namespace {
+
+const struct {
+    Feature f;
+    const char* name;
+} NAMES[] = {
+    {SSSE3, "ssse3"}, {SSE41, "sse4.1"}, {AVX, "avx"}, {AVX2, "avx2"}, {BMI2, "bmi2"}, {SHANI, "sha-ni"},
+    {AVX512F, "avx512f"}, {AVX512VL, "avx512vl"}, {ASIMD, "asimd"}, {SHA2, "sha2"},
+};
 
 #ifdef SHA256BENCH_HAVE_CPUID
 void Cpuid(uint32_t leaf, uint32_t subleaf, uint32_t& a, uint32_t& b, uint32_t& c, uint32_t& d)
@@ -33,37 +47,87 @@ uint32_t Detect()
     if (c & (1u << 9)) features |= SSSE3;
     if (c & (1u << 19)) features |= SSE41;
     // AVX is usable only if the CPU has it AND the OS enabled XSAVE and saves
-    // both XMM (bit 1) and YMM (bit 2) state on context switch.
+    // both XMM (bit 1) and YMM (bit 2) state on context switch; AVX-512 also
+    // needs opmask (bit 5), ZMM_Hi256 (bit 6) and Hi16_ZMM (bit 7).
     const bool osxsave = c & (1u << 27);
-    const bool ymm_saved = osxsave && (Xgetbv0() & 0x6) == 0x6;
+    const uint64_t xcr0 = osxsave ? Xgetbv0() : 0;
+    const bool ymm_saved = (xcr0 & 0x6) == 0x6;
+    const bool zmm_saved = (xcr0 & 0xe6) == 0xe6;
     if ((c & (1u << 28)) && ymm_saved) features |= AVX;
     if (max_leaf >= 7) {
         Cpuid(7, 0, a, b, c, d);
         if ((b & (1u << 5)) && ymm_saved) features |= AVX2;
         if (b & (1u << 8)) features |= BMI2;
         if (b & (1u << 29)) features |= SHANI;
+        if ((b & (1u << 16)) && zmm_saved) features |= AVX512F;
+        if ((b & (1u << 31)) && zmm_saved) features |= AVX512VL;
     }
+    return features;
+}
+#elif defined(SHA256BENCH_HAVE_AUXV)
+uint32_t Detect()
+{
+    // Bit numbers of AT_HWCAP on Linux/aarch64 (asm/hwcap.h): ASIMD 1, SHA2 6.
+    const unsigned long hwcap = getauxval(AT_HWCAP);
+    uint32_t features = 0;
+    if (hwcap & (1ul << 1)) features |= ASIMD;
+    if (hwcap & (1ul << 6)) features |= SHA2;
     return features;
 }
 #else
 uint32_t Detect() { return 0; }
 #endif
 
+uint32_t HiddenByEnvironment()
+{
+    const char* env = std::getenv("SHA256BENCH_HIDE_FEATURES");
+    if (!env) return 0;
+    uint32_t hide = 0;
+    std::string list(env);
+    size_t pos = 0;
+    while (pos <= list.size()) {
+        size_t end = list.find_first_of(", ", pos);
+        if (end == std::string::npos) end = list.size();
+        const std::string name = list.substr(pos, end - pos);
+        pos = end + 1;
+        if (name.empty()) continue;
+        const uint32_t f = name == "all" ? ALL_FEATURES : FeatureByName(name);
+        if (!f) {
+            std::fprintf(stderr, "SHA256BENCH_HIDE_FEATURES: unknown feature '%s' (known: all %s)\n", name.c_str(),
+                FeatureNames(ALL_FEATURES).c_str());
+            std::exit(2);
+        }
+        hide |= f;
+    }
+    return hide;
+}
+
 } // namespace
 
-uint32_t Features()
+uint32_t DetectedFeatures()
 {
     static const uint32_t features = Detect();
     return features;
 }
 
+uint32_t Features()
+{
+    static const uint32_t features = DetectedFeatures() & ~HiddenByEnvironment();
+    return features;
+}
+
+uint32_t FeatureByName(const std::string& name)
+{
+    for (const auto& n : NAMES) {
+        if (name == n.name) return n.f;
+    }
+    return 0;
+}
+
 std::string FeatureNames(uint32_t features)
 {
-    static const struct { Feature f; const char* name; } names[] = {
-        {SSSE3, "ssse3"}, {SSE41, "sse4.1"}, {AVX, "avx"}, {AVX2, "avx2"}, {BMI2, "bmi2"}, {SHANI, "sha-ni"},
-    };
     std::string out;
-    for (const auto& n : names) {
+    for (const auto& n : NAMES) {
         if (features & n.f) {
             if (!out.empty()) out += ' ';
             out += n.name;
@@ -71,7 +135,6 @@ std::string FeatureNames(uint32_t features)
     }
     return out.empty() ? "none" : out;
 }
-
 std::string Brand()
 {
 #ifdef SHA256BENCH_HAVE_CPUID
