@@ -33,7 +33,7 @@ namespace {
 
 struct Entry {
     const char* name;
-    uint32_t requires;
+    uint32_t needs;
     TransformFn fn; // nullptr: not built
     const char* technique;
 };
@@ -62,7 +62,7 @@ const Entry* Find(const std::string& name)
     return nullptr;
 }
 
-bool Runnable(const Entry& e) { return e.fn && (cpu::Features() & e.requires) == e.requires; }
+bool Runnable(const Entry& e) { return e.fn && (cpu::Features() & e.needs) == e.needs; }
 
 std::string NotBuiltReason()
 {
@@ -87,7 +87,8 @@ std::vector<Implementation> Implementations()
     for (const auto& e : REGISTRY) {
         Implementation impl;
         impl.name = e.name;
-        impl.requires = e.requires ? cpu::FeatureNames(e.requires) : "none";
+        impl.needs = cpu::FeatureNames(e.needs);
+        impl.needs_mask = e.needs;
         impl.technique = e.technique;
         impl.built = e.fn != nullptr;
         impl.supported = Runnable(e);
@@ -95,7 +96,7 @@ std::vector<Implementation> Implementations()
         if (!impl.built) {
             impl.why_not = NotBuiltReason();
         } else if (!impl.supported) {
-            impl.why_not = "CPU lacks " + cpu::FeatureNames(e.requires & ~cpu::Features());
+            impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
         }
         out.push_back(impl);
     }

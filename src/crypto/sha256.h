@@ -35,7 +35,8 @@ extern TransformFn Transform;
 /** One row of the transform registry, as the tests, the bench and `bench_bitcoin -list` see it. */
 struct Implementation {
     std::string name;      //!< e.g. "rorx"
-    std::string requires;  //!< CPU features it needs, e.g. "avx2 bmi2"
+    std::string needs;     //!< CPU features it needs, e.g. "avx2 bmi2" ("none" for none)
+    uint32_t needs_mask;   //!< the same as a cpu::Feature mask
     std::string technique; //!< one line on how it works
     bool built;            //!< compiled into this binary
     bool supported;        //!< built and this CPU has what it needs

@@ -30,7 +30,7 @@ BOOST_AUTO_TEST_CASE(lists_every_transform)
         BOOST_CHECK_EQUAL(impl.built, impl.fn != nullptr);
         BOOST_CHECK_MESSAGE(impl.supported == impl.why_not.empty(), impl.name << ": why_not='" << impl.why_not << "'");
         BOOST_CHECK(!impl.supported || impl.built);
-        BOOST_TEST_MESSAGE("  " << impl.name << ": requires " << impl.requires << ", "
+        BOOST_TEST_MESSAGE("  " << impl.name << ": requires " << impl.needs << ", "
                                 << (impl.supported ? "supported" : impl.why_not));
     }
     BOOST_CHECK(names == (std::set<std::string>{"basic", "sse4", "avx", "rorx", "rorx_x8ms", "shani"}));
