@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: MIT
 dnl SHA256_CHECK_ASM: choose yasm or nasm for the x86-64 transforms.
 dnl   --with-asm=auto (default): use yasm or nasm if either is found, else build without assembly.
 dnl   --with-asm=yasm|nasm: use that one; fail if it is missing or cannot assemble x86-64.

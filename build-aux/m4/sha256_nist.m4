@@ -1,6 +1,9 @@
+dnl SPDX-License-Identifier: MIT
 dnl SHA256_CHECK_NIST_VECTORS: find the NIST CAVP SHA-2 response files shipped by
 dnl Debian's python3-cryptography-vectors (cryptography_vectors/hashes/SHA2/).
-dnl Sets NIST_VECTORS_DIR (empty when not found: make check then fails and says why).
+dnl Sets NIST_VECTORS_DIR (empty when not found: make check then fails and says why),
+dnl defines it as a C string in the config header (test_bitcoin reads it there), and
+dnl sets NIST_VECTORS_DIR_SH, the same path quoted as one shell word for Makefiles.
 AC_DEFUN([SHA256_CHECK_NIST_VECTORS],[
   AC_ARG_WITH([nist-vectors],
     [AS_HELP_STRING([--with-nist-vectors=DIR],
@@ -40,5 +43,9 @@ AC_DEFUN([SHA256_CHECK_NIST_VECTORS],[
         AC_MSG_ERROR([--with-nist-vectors=$sha256_nist_want: the directory must hold SHA256ShortMsg.rsp, SHA256LongMsg.rsp and SHA256Monte.rsp (Debian: python3-cryptography-vectors, in .../cryptography_vectors/hashes/SHA2)])
       fi ;;
   esac
+  SHA256_MAKE_SHELL_WORD([NIST_VECTORS_DIR_SH], [$NIST_VECTORS_DIR], [the NIST vectors directory])
+  SHA256_C_STRING([sha256_nist_c], [$NIST_VECTORS_DIR])
+  AC_DEFINE_UNQUOTED([NIST_VECTORS_DIR], ["$sha256_nist_c"], [directory of the NIST CAVP SHA-256 .rsp files ("" if none)])
   AC_SUBST([NIST_VECTORS_DIR])
+  AC_SUBST([NIST_VECTORS_DIR_SH])
 ])
