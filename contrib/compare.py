@@ -1,36 +1,46 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Compare two bench_bitcoin -output-json files (before/after a patch, or two machines).
 
     contrib/compare.py before.json after.json
 
-Prints a markdown table of MB/s per benchmark and the after/before ratio.
-Ratios across separate runs carry the machine's run-to-run noise (often 10-30%
-on shared VMs); within one run, use the speed% column instead."""
-import json
+Prints a markdown table of MB/s (median of rounds) per benchmark and the
+after/before ratio. Ratios across separate runs carry the machine's run-to-run
+noise (often 10-30% on shared VMs); within one run, use the speed% column instead.
+Exit status 2 when a file cannot be compared: unreadable or wrong shape, a
+-sanity-check run, or no benchmark measured in both."""
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sha256bench_results import ResultsError, load, refuse_sanity_check  # noqa: E402
 
-def load(path):
-    try:
-        with open(path) as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        sys.exit(f"compare.py: cannot read {path}: {e}")
-    rows = {}
-    for r in data.get("results", []):
-        if r.get("status") == "ok" and "mb_per_s" in r:
-            rows[r["name"]] = r
-    return data, rows
+PROG = "compare.py"
+
+
+def measured_rows(data):
+    return {r["name"]: r for r in data["results"] if r["status"] == "ok"}
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] in ("-h", "--help"):
-        sys.exit(__doc__)
-    _, a = load(sys.argv[1])
-    _, b = load(sys.argv[2])
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    if len(sys.argv) != 3:
+        print(f"{PROG}: expected two files: {PROG} before.json after.json (--help for more)", file=sys.stderr)
+        return 2
+    try:
+        a_data, b_data = load(sys.argv[1]), load(sys.argv[2])
+        refuse_sanity_check(a_data, sys.argv[1])
+        refuse_sanity_check(b_data, sys.argv[2])
+    except ResultsError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    a, b = measured_rows(a_data), measured_rows(b_data)
     names = [n for n in a if n in b]
     if not names:
-        sys.exit("compare.py: the two files have no benchmark in common")
+        print(f"{PROG}: nothing to compare: no benchmark was measured in both files", file=sys.stderr)
+        return 2
     print(f"| benchmark | {sys.argv[1]} MB/s | {sys.argv[2]} MB/s | ratio |")
     print("|---|---:|---:|---:|")
     for n in names:
@@ -39,7 +49,8 @@ def main():
     only = sorted(set(a) ^ set(b))
     if only:
         print(f"\nOnly in one file: {', '.join(only)}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Tests for contrib/check-order.py and contrib/compare.py on hand-made
+bench_bitcoin -output-json files (schema sha256bench-results, version 1).
+Ends with "tools tests: N passed, M failed"."""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CONTRIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHECK_ORDER = os.path.join(CONTRIB, "check-order.py")
+COMPARE = os.path.join(CONTRIB, "compare.py")
+
+
+def impl(name, family="transform"):
+    return {"family": family, "name": name, "needs": [], "built": True, "supported": True,
+            "selected": False, "why_not": "", "technique": "test row"}
+
+
+def row(impl_name, median_ns, table="SHA256, 64-byte messages", family="transform"):
+    return {"table": table, "name": f"T/{impl_name}", "impl": impl_name, "family": family,
+            "baseline": impl_name == "slowest", "status": "ok", "reason": "", "bytes_per_op": 64,
+            "samples_ns": [median_ns] * 3, "median_ns": median_ns, "min_ns": median_ns, "max_ns": median_ns,
+            "spread_pct": 0.0, "mb_per_s": 64e3 / median_ns, "cycles_per_byte": median_ns / 64,
+            "cycles_per_op": median_ns, "speed_pct": 100.0, "best_batch_cycles_per_byte": median_ns / 64}
+
+
+def document(order, timings, mode="measured"):
+    """order: registry names, preferred first; timings: {name: median ns} of the rows that ran."""
+    return {"schema": "sha256bench-results", "version": 1, "mode": mode,
+            "date": "2026-11-22T12:00:00Z", "commit": "test",
+            "machine": {"arch": "x86_64", "cpu": "test", "features": []},
+            "build": {"compiler": "c++", "cxxflags": "", "cppflags": "", "assembler": "none", "openssl": "no"},
+            "options": {"filter": ".*", "min_time_ms": 500, "rounds": 3},
+            "implementations": [impl(n) for n in order],
+            "results": [row(n, t) for n, t in timings.items()]}
+
+
+class ToolCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, obj):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(obj if isinstance(obj, str) else json.dumps(obj))
+        return path
+
+    def run_tool(self, tool, *args):
+        p = subprocess.run([sys.executable, tool, *args], capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr
+
+    def assert_one_line_error(self, rc, err, prog, want):
+        self.assertNotEqual(rc, 0)
+        self.assertNotIn("Traceback", err)
+        lines = [l for l in err.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 1, f"expected one error line, got: {err!r}")
+        self.assertTrue(lines[0].startswith(prog), lines[0])
+        self.assertIn(want, lines[0])
+
+
+# Names no script knows: the order must come from the file's implementations list.
+ORDER = ["zeta_fast", "mid", "alpha_slow"]
+
+
+class CheckOrder(ToolCase):
+    def check(self, doc, *extra):
+        return self.run_tool(CHECK_ORDER, self.write("r.json", doc), *extra)
+
+    def test_consistent_run_passes_with_registry_order_from_file(self):
+        rc, out, err = self.check(document(ORDER, {"zeta_fast": 10.0, "mid": 20.0, "alpha_slow": 40.0}))
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("consistent with this machine", out)
+        self.assertIn("3 pair(s) compared", out)
+
+    def test_contradiction_is_flagged(self):
+        rc, out, err = self.check(document(ORDER, {"zeta_fast": 50.0, "mid": 20.0, "alpha_slow": 40.0}))
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("registry prefers zeta_fast over mid", out)
+        self.assertIn("registry prefers zeta_fast over alpha_slow", out)
+
+    def test_registry_order_not_alphabetical_or_literal(self):
+        # The same timings judged under the reversed registry contradict it.
+        rc, out, _ = self.check(document(list(reversed(ORDER)), {"zeta_fast": 10.0, "mid": 20.0, "alpha_slow": 40.0}))
+        self.assertEqual(rc, 1)
+        self.assertIn("registry prefers alpha_slow over mid", out)
+
+    def test_extra_registry_row_is_compared(self):
+        order = ["fast", "basic_alias", "basic"]
+        rc, out, err = self.check(document(order, {"fast": 10.0, "basic_alias": 100.0, "basic": 30.0}))
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("registry prefers basic_alias over basic", out)
+
+    def test_rows_outside_the_registry_are_not_judged(self):
+        doc = document(ORDER, {"zeta_fast": 10.0, "mid": 20.0})
+        doc["results"].append(row("openssl", 1.0))
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 0, out + err)
+
+    def test_single_row_is_nothing_to_compare(self):
+        rc, _, err = self.check(document(ORDER, {"mid": 20.0}))
+        self.assertEqual(rc, 2)
+        self.assert_one_line_error(rc, err, "check-order.py", "nothing to compare")
+
+    def test_rows_in_separate_tables_are_nothing_to_compare(self):
+        doc = document(ORDER, {})
+        doc["results"] = [row("zeta_fast", 10.0, table="A"), row("mid", 20.0, table="B")]
+        rc, _, err = self.check(doc)
+        self.assert_one_line_error(rc, err, "check-order.py", "nothing to compare")
+
+    def test_not_run_rows_are_nothing_to_compare(self):
+        doc = document(ORDER, {"zeta_fast": 10.0, "mid": 20.0})
+        for r in doc["results"]:
+            r["status"] = "not run"
+            r["reason"] = "CPU lacks avx2"
+            for k in list(r):
+                if k.endswith("_ns") or k in ("mb_per_s", "speed_pct"):
+                    del r[k]
+        rc, _, err = self.check(doc)
+        self.assert_one_line_error(rc, err, "check-order.py", "nothing to compare")
+
+    def test_tolerance_must_be_a_finite_number(self):
+        doc = document(ORDER, {"zeta_fast": 50.0, "mid": 20.0})
+        for bad in ("nan", "inf", "-1", "abc"):
+            rc, _, err = self.check(doc, f"--tolerance={bad}")
+            self.assertEqual(rc, 2, bad)
+            self.assertIn("--tolerance", err)
+            self.assertNotIn("Traceback", err)
+
+    def test_sanity_check_run_is_refused(self):
+        rc, _, err = self.check(document(ORDER, {"zeta_fast": 10.0, "mid": 20.0}, mode="sanity-check"))
+        self.assertEqual(rc, 2)
+        self.assert_one_line_error(rc, err, "check-order.py", "sanity-check")
+
+    def test_wrong_shapes_fail_with_one_line(self):
+        good = document(ORDER, {"zeta_fast": 10.0, "mid": 20.0})
+        cases = {"top-level list": [good]}
+        for key, value in (("median_ns", None), ("median_ns", "10"), ("median_ns", -1), ("median_ns", True)):
+            d = copy.deepcopy(good)
+            d["results"][0][key] = value
+            cases[f"{key}={value!r}"] = d
+        for key in ("results", "implementations", "mode", "version"):
+            d = copy.deepcopy(good)
+            del d[key]
+            cases[f"no {key}"] = d
+        d = copy.deepcopy(good)
+        del d["results"][1]["impl"]
+        cases["row without impl"] = d
+        d = copy.deepcopy(good)
+        d["results"] = {"a": 1}
+        cases["results is an object"] = d
+        d = copy.deepcopy(good)
+        d["implementations"] = ["zeta_fast", "mid"]
+        cases["implementations of strings"] = d
+        cases["not JSON"] = "{"
+        for what, doc in cases.items():
+            with self.subTest(what):
+                rc, _, err = self.check(doc)
+                self.assertEqual(rc, 2, what)
+                self.assert_one_line_error(rc, err, "check-order.py", "r.json")
+
+    def test_missing_file(self):
+        rc, _, err = self.run_tool(CHECK_ORDER, os.path.join(self.tmp.name, "absent.json"))
+        self.assert_one_line_error(rc, err, "check-order.py", "cannot read")
+
+
+class Compare(ToolCase):
+    def compare(self, a, b):
+        return self.run_tool(COMPARE, self.write("a.json", a), self.write("b.json", b))
+
+    def test_two_runs_are_compared(self):
+        rc, out, err = self.compare(document(ORDER, {"mid": 20.0}), document(ORDER, {"mid": 10.0}))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("| T/mid | 3200.0 | 6400.0 | 2.000 |", out)
+
+    def test_nothing_in_common_is_an_error(self):
+        rc, _, err = self.compare(document(ORDER, {"mid": 20.0}), document(ORDER, {"zeta_fast": 10.0}))
+        self.assertEqual(rc, 2)
+        self.assert_one_line_error(rc, err, "compare.py", "nothing to compare")
+
+    def test_sanity_check_run_is_refused(self):
+        for which in (0, 1):
+            docs = [document(ORDER, {"mid": 20.0}), document(ORDER, {"mid": 10.0})]
+            docs[which]["mode"] = "sanity-check"
+            rc, _, err = self.compare(*docs)
+            self.assertEqual(rc, 2)
+            self.assert_one_line_error(rc, err, "compare.py", "sanity-check")
+
+    def test_wrong_shapes_fail_with_one_line(self):
+        good = document(ORDER, {"mid": 20.0})
+        bad = {"top-level list": [good], "string number": copy.deepcopy(good), "null number": copy.deepcopy(good),
+               "missing name": copy.deepcopy(good), "no results": copy.deepcopy(good)}
+        bad["string number"]["results"][0]["mb_per_s"] = "3200"
+        bad["null number"]["results"][0]["mb_per_s"] = None
+        del bad["missing name"]["results"][0]["name"]
+        del bad["no results"]["results"]
+        for what, doc in bad.items():
+            with self.subTest(what):
+                rc, _, err = self.compare(good, doc)
+                self.assertEqual(rc, 2, what)
+                self.assert_one_line_error(rc, err, "compare.py", "b.json")
+
+    def test_wrong_argument_count(self):
+        rc, _, err = self.run_tool(COMPARE, self.write("a.json", document(ORDER, {"mid": 1.0})))
+        self.assert_one_line_error(rc, err, "compare.py", "expected two files")
+
+
+if __name__ == "__main__":
+    result = unittest.main(exit=False, verbosity=2).result
+    # A test with failing subtests counts once.
+    bad = {getattr(t, "test_case", t).id() for t, _ in result.failures + result.errors}
+    bad |= {t.id() for t in result.unexpectedSuccesses} | {t.id() for t, _ in result.skipped}
+    passed = result.testsRun - len(bad)
+    print(f"tools tests: {passed} passed, {len(bad)} failed")
+    sys.exit(0 if not bad and result.testsRun > 0 else 1)
