@@ -1,15 +1,97 @@
 #!/bin/sh
-# Installs what sha256bench needs on Debian (run as root).
-#   contrib/install-deps.sh          build, bench and make check
-#   contrib/install-deps.sh --all    also qemu-user, valgrind, clang with libFuzzer and an aarch64
-#                                    cross compiler (contrib/test-all.sh)
-set -e
-pkgs="build-essential autoconf automake libtool pkg-config nasm yasm libboost-test-dev libssl-dev python3 python3-cryptography-vectors"
-[ "${1:-}" = "--all" ] && pkgs="$pkgs qemu-user valgrind clang libclang-rt-dev g++-aarch64-linux-gnu"
-if [ "$(id -u)" != 0 ]; then
-  echo "install-deps.sh: must run as root; or install by hand: apt-get install $pkgs" >&2
+# SPDX-License-Identifier: MIT
+# Installs what sha256bench needs on Debian.
+#   contrib/install-deps.sh [--log=FILE]          build, bench and make check
+#   contrib/install-deps.sh --all [--log=FILE]    also what ci/test-all.sh needs (qemu-user, valgrind,
+#                                                 clang with libFuzzer, an aarch64 cross compiler)
+# Only missing packages are installed. As root: apt-get update + install, its
+# output to the log (default: a file in ${TMPDIR:-/tmp}), one summary line here.
+# Not root: succeeds if everything is installed, else names what is missing.
+set -u
+all=no
+log=${TMPDIR:-/tmp}/sha256bench-install-deps.log
+for arg in "$@"; do
+  case "$arg" in
+    --all) all=yes ;;
+    --log=?*) log=${arg#--log=} ;;
+    -h|--help) sed -n '3,9p' "$0"; exit 0 ;;
+    *) echo "install-deps.sh: unknown argument '$arg' (expected --all and/or --log=FILE)" >&2; exit 2 ;;
+  esac
+done
+
+# One package per line (keeps merges trivial). "all:" lines are for --all only.
+pkgs=$(sed -e 's/#.*//' -e '/^ *$/d' <<'EOF_PKGS'
+build-essential
+autoconf
+automake
+libtool
+pkg-config
+git
+nasm
+yasm
+libboost-test-dev
+libssl-dev
+python3
+python3-cryptography-vectors
+all: qemu-user
+all: valgrind
+all: clang
+all: libclang-rt-dev
+all: g++-aarch64-linux-gnu
+EOF_PKGS
+)
+if [ "$all" = no ]; then
+  want=$(printf '%s\n' "$pkgs" | sed -n '/^all:/!p' | tr '\n' ' ')
+else
+  want=$(printf '%s\n' "$pkgs" | sed 's/^all: *//' | tr '\n' ' ')
+fi
+
+missing_pkgs() {
+  out=""
+  for p in $want; do
+    st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) || st=""
+    [ "$st" = "install ok installed" ] || out="$out $p"
+  done
+  printf '%s' "${out# }"
+}
+
+if ! command -v dpkg-query > /dev/null 2>&1; then
+  echo "install-deps.sh: dpkg-query not found: this script knows Debian packages only; install by hand:$want" >&2
   exit 1
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update
-apt-get install -y --no-install-recommends $pkgs
+missing=$(missing_pkgs)
+n=$(echo $want | wc -w)
+if [ -z "$missing" ]; then
+  echo "install-deps.sh: all $n packages already installed"
+  exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+  echo "install-deps.sh: not root, and these packages are missing: $missing" >&2
+  echo "install-deps.sh: as root run: apt-get install $missing" >&2
+  exit 1
+fi
+mkdir -p "$(dirname "$log")"
+echo "install-deps.sh: installing $(echo $missing | wc -w) package(s) with apt-get (log: $log): $missing"
+start=$(date +%s)
+{
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update && apt-get install -y --no-install-recommends $missing
+} > "$log" 2>&1 &
+pid=$!
+next=30
+while kill -0 $pid 2> /dev/null; do
+  sleep 2
+  if [ $(( $(date +%s) - start )) -ge $next ]; then
+    echo "install-deps.sh: ... apt-get still running ($next s)"
+    next=$((next + 30))
+  fi
+done
+wait $pid
+rc=$?
+still=$(missing_pkgs)
+if [ $rc -ne 0 ] || [ -n "$still" ]; then
+  tail -20 "$log" >&2
+  echo "install-deps.sh: apt-get failed (exit $rc); still missing: ${still:-none} (log: $log)" >&2
+  exit 1
+fi
+echo "install-deps.sh: installed $missing in $(( $(date +%s) - start )) s; all $n packages present"
