@@ -16,15 +16,19 @@ if [ -z "$bin" ] || [ -z "$bench" ]; then
   echo "run-qemu.sh: give test_bitcoin as argument or in TEST_BITCOIN, and bench_bitcoin in BENCH_BITCOIN" >&2
   exit 1
 fi
-qemu="${QEMU_X86_64:-}"
+# QEMU and QEMU_RUNS let ci/test-all.sh reuse this for other architectures:
+# QEMU_RUNS is a list of MODEL or MODEL:HIDDEN (SHA256BENCH_HIDE_FEATURES for that run).
+qemu="${QEMU:-${QEMU_X86_64:-}}"
 [ -n "$qemu" ] || qemu=$(command -v qemu-x86_64 || true)
 if [ -z "$qemu" ]; then
   echo "run-qemu.sh: qemu-x86_64 not found; install qemu-user (apt-get install qemu-user)" >&2
   exit 1
 fi
-if ! "$bench" -list-impls > /dev/null 2>&1; then
-  echo "run-qemu.sh: '$bench -list-impls' failed; it is how this script learns the registry" >&2
-  "$bench" -list-impls 2>&1 | head -3 | sed 's/^/   | /' >&2
+runs="${QEMU_RUNS:-Nehalem SandyBridge Haswell,-bmi2 max}"
+qemu_name=$(basename "$qemu")
+if ! "$qemu" "$bench" -list-impls > /dev/null 2>&1; then
+  echo "run-qemu.sh: '$bench -list-impls' failed under $qemu; it is how this script learns the registry" >&2
+  "$qemu" "$bench" -list-impls 2>&1 | head -3 | sed 's/^/   | /' >&2
   echo "qemu CPU models: 0 passed, 1 failed"
   exit 1
 fi
@@ -62,19 +66,25 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 # CPU models from no AVX to everything qemu emulates; the expectations come from the registry.
-for model in Nehalem SandyBridge Haswell,-bmi2 max; do
-  tag=$(printf '%s' "$model" | tr ',' '_')
+for run in $runs; do
+  model=${run%%:*}
+  hide=""
+  [ "$model" = "$run" ] || hide=${run#*:}
+  export SHA256BENCH_HIDE_FEATURES="$hide"
+  [ -n "$hide" ] || unset SHA256BENCH_HIDE_FEATURES
+  what="$qemu_name -cpu $model${hide:+ SHA256BENCH_HIDE_FEATURES=$hide}"
+  tag=$(printf '%s' "$run" | tr ',:' '_-')
   log="qemu-$tag.log"
   reason=""
   "$qemu" -cpu "$model" "$bench" -list-impls > "$tmp/$tag.impls" 2> "$tmp/$tag.impls.err"
   rc=$?
   if [ $rc -ne 0 ]; then
-    reason="bench_bitcoin -list-impls exited $rc under -cpu $model"
+    reason="bench_bitcoin -list-impls exited $rc under $what"
   elif ! expectations "$tmp/$tag.impls" > "$tmp/$tag.expect" 2> "$tmp/$tag.expect.err"; then
-    reason="-list-impls under -cpu $model: $(head -1 "$tmp/$tag.expect.err")"
+    reason="-list-impls under $what: $(head -1 "$tmp/$tag.expect.err")"
   fi
   if [ -n "$reason" ]; then
-    echo "== qemu-x86_64 -cpu $model"
+    echo "== $what"
     echo "   FAIL: $reason"
     fail=$((fail + 1))
     continue
@@ -82,12 +92,12 @@ for model in Nehalem SandyBridge Haswell,-bmi2 max; do
   pick=$(awk -F '\t' '$1 ~ /^transform / { sub(/^transform /, "", $1); print $1 }' "$tmp/$tag.expect")
   unsupported=$(awk -F '\t' '$1 ~ /^transform / { print $2 }' "$tmp/$tag.expect")
   if [ -z "$pick" ]; then
-    echo "== qemu-x86_64 -cpu $model"
+    echo "== $what"
     echo "   FAIL: -list-impls has no 'transform' family"
     fail=$((fail + 1))
     continue
   fi
-  echo "== qemu-x86_64 -cpu $model: registry says AutoDetect()=$pick, unsupported: ${unsupported:-none}"
+  echo "== $what: registry says AutoDetect()=$pick, unsupported: ${unsupported:-none}"
   awk -F '\t' '$1 !~ /^transform / { split($1, a, " "); printf "   family %s: selects %s\n", a[1], a[2] }' "$tmp/$tag.expect"
   SHA256_EXPECT_AUTODETECT="$pick" SHA256_EXPECT_UNSUPPORTED="$unsupported" SHA256_CHECK_CASES="${SHA256_CHECK_CASES:-2000}" \
     "$qemu" -cpu "$model" "$bin" --log_level=message --report_level=short --color_output=no > "$log" 2>&1
@@ -97,7 +107,7 @@ for model in Nehalem SandyBridge Haswell,-bmi2 max; do
     echo "   PASS ($log)"
     pass=$((pass + 1))
   else
-    echo "   FAIL: test_bitcoin exited $rc under -cpu $model ($log)"
+    echo "   FAIL: test_bitcoin exited $rc under $what ($log)"
     tail -20 "$log" | sed 's/^/   | /'
     fail=$((fail + 1))
   fi

@@ -1,0 +1,324 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# README's test command and what CI runs (.ci/run). Installs what is missing,
+# then builds and tests every configuration a reviewer relies on, all under
+# build-test/ (logs in build-test/logs/), ending with "N passed, N failed":
+#   contrib tools' tests (check-order.py, compare.py)
+#   yasm build: make check (NIST + checkasm + CLI + qemu CPU models), bench -sanity-check, make distcheck
+#   nasm build with -std=c++20; clang++ build; portable-only builds (--with-asm=no with a NIST path
+#   holding a space and quotes and CPPFLAGS holding a double quote; -DDISABLE_OPTIMIZED_SHA256)
+#   an aarch64 cross build under qemu-aarch64 -cpu max, also with ARM features hidden
+#   configure's error paths; ASan+UBSan make check; TSan on the concurrency tests;
+#   valgrind (portable and assembly builds); libFuzzer (clang), a short run
+# Every build uses --enable-werror: a new warning in project code fails CI.
+# The source tree is never configured or built in: builds configure from a copy
+# of its source files (build-test/source, build-aux/export-source.sh), so this
+# works whatever state the checkout is in (even after an in-tree ./configure).
+set -u
+cd "$(dirname "$0")/.."
+top=$PWD
+bt=$top/build-test
+src=$bt/source
+logdir=$bt/logs
+jobs=$(nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+t_start=$SECONDS
+
+passed=0
+failed=0
+summary=()
+# record <step> <passed> <failed> [reason]: one console line, one summary line.
+record() {
+  passed=$((passed + $2)); failed=$((failed + $3))
+  local line
+  line=$(printf '%-52s %5s passed, %s failed' "$1" "$2" "$3")
+  [ "$3" -ne 0 ] && [ -n "${4:-}" ] && line="$line -- $4"
+  summary+=("$line")
+  echo ">>> $line"
+}
+# record_step <step> <exit code> <reason if it failed>
+record_step() {
+  if [ "$2" -eq 0 ]; then record "$1" 1 0; else record "$1" 0 1 "$3"; fi
+}
+# Counts from a Boost.Test short report; a run that died without one counts as a failure.
+record_boost() { # record_boost <step> <log> <exit code>
+  local p f why=""
+  p=$(sed -n 's/^ *\([0-9]*\) test cases\{0,1\} out of [0-9]* passed.*/\1/p' "$2" | tail -1)
+  f=$(sed -n 's/^ *\([0-9]*\) test cases\{0,1\} out of [0-9]* failed.*/\1/p' "$2" | tail -1)
+  p=${p:-0}; f=${f:-0}
+  if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; why="exit $3 without a failed test case (crash?); see ${2#$top/}"; fi
+  if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; why="ran no test case; see ${2#$top/}"; fi
+  [ -z "$why" ] && [ "$f" -ne 0 ] && why="see ${2#$top/}"
+  record "$1" "$p" "$f" "$why"
+}
+# run <label> <log> <command...>: output to the log, a progress line every 30 s,
+# the log's tail when it fails; returns the command's exit code.
+run() {
+  local label=$1 log=$2 start=$SECONDS next=30 pid rc
+  shift 2
+  "$@" > "$log" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2> /dev/null; do
+    sleep 1
+    if [ $((SECONDS - start)) -ge $next ]; then
+      echo "    ... $label: still running (${next} s; log ${log#$top/})"
+      next=$((next + 30))
+    fi
+  done
+  wait "$pid"
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "!!! $label failed (exit $rc); last lines of ${log#$top/}:"
+    tail -25 "$log" | sed 's/^/  | /'
+  fi
+  return $rc
+}
+in_dir() { cd "$1" && shift && "$@"; }
+# configure_build <name> <configure args...>: fresh build-test/<name>; sets build_why on failure.
+build_why=""
+configure_build() {
+  local name=$1 dir=$bt/$1
+  shift
+  rm -rf "$dir"; mkdir -p "$dir"
+  build_why=""
+  if ! run "$name: configure" "$logdir/$name-configure.log" in_dir "$dir" "$src/configure" --enable-werror "$@"; then
+    build_why="configure failed, see build-test/logs/$name-configure.log"; return 1
+  fi
+  if ! run "$name: make" "$logdir/$name-make.log" make -C "$dir" -j"$jobs"; then
+    build_why="make failed, see build-test/logs/$name-make.log"; return 1
+  fi
+  grep -E "^  (assembler|CXX|CXXFLAGS|CPPFLAGS) " "$logdir/$name-configure.log" | tr -s ' ' | paste -sd';' | sed 's/^/    /'
+}
+# count_line <file> <prefix>: "<prefix>: N passed, M failed" -> "N M" (empty if absent)
+count_line() {
+  grep -E "^$2: [0-9]+ passed, [0-9]+ failed" "$1" 2>/dev/null | tail -1 |
+    sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/'
+}
+record_counts() { # record_counts <step> <log> <prefix> <exit code>
+  local c
+  c=$(count_line "$2" "$3")
+  if [ -z "$c" ]; then
+    record "$1" 0 1 "no '$3: N passed, M failed' line (exit $4); see ${2#$top/}"
+  elif [ "$4" -ne 0 ] && [ "${c#* }" = 0 ]; then
+    record "$1" "${c% *}" 1 "exit $4 although every check passed; see ${2#$top/}"
+  else
+    record "$1" "${c% *}" "${c#* }" "see ${2#$top/}"
+  fi
+}
+# list_cases <list_content output>: suite/case per line
+list_cases() {
+  awk '/^[^ ]/ { s = $1; sub(/\*.*$/, "", s); next }
+       /^    [^ ]/ { c = $1; sub(/\*.*$/, "", c); print s "/" c }' "$1" | LC_ALL=C sort
+}
+# explain_cases <name> <cases file>: one line when the build has other test cases than the yasm build.
+explain_cases() {
+  local ref=$logdir/yasm-cases.txt n m missing extra
+  [ -s "$ref" ] && [ "$2" != "$ref" ] || return 0
+  cmp -s "$ref" "$2" && return 0
+  n=$(wc -l < "$2"); m=$(wc -l < "$ref")
+  missing=$(LC_ALL=C comm -13 "$2" "$ref" | awk -F/ '{ c[$1]++ } END { for (s in c) printf "%s%s (%d)", (n++ ? ", " : ""), s, c[s] }')
+  extra=$(LC_ALL=C comm -23 "$2" "$ref" | awk -F/ '{ c[$1]++ } END { for (s in c) printf "%s%s (%d)", (n++ ? ", " : ""), s, c[s] }')
+  echo "    $1: test_bitcoin has $n test cases, the yasm build $m:${missing:+ not compiled here: $missing}${extra:+; only here: $extra}"
+}
+# make_check <name> [noqemu]: make check in build-test/<name>, each part recorded on its own.
+make_check() {
+  local name=$1 dir=$bt/$1 rc c tests=()
+  [ "${2:-}" = noqemu ] && tests=(TESTS="test/run-tests.sh test/cli-tests.sh")
+  run "$name: make check" "$logdir/$name-check.log" make -C "$dir" -j"$jobs" check "${tests[@]}"
+  rc=$?
+  cp "$dir/src/test/run-tests.sh.log" "$logdir/$name-test_bitcoin.log" 2>/dev/null || : > "$logdir/$name-test_bitcoin.log"
+  grep -E "not run|AutoDetect" "$logdir/$name-test_bitcoin.log" | sort -u | head -8 | sed 's/^/    /'
+  record_boost "$name: test_bitcoin (make check)" "$logdir/$name-test_bitcoin.log" $rc
+  "$dir/src/test/test_bitcoin" --list_content > "$logdir/$name-list.txt" 2>&1
+  list_cases "$logdir/$name-list.txt" > "$logdir/$name-cases.txt"
+  explain_cases "$name" "$logdir/$name-cases.txt"
+  cp "$dir/src/test/cli-tests.sh.log" "$logdir/$name-cli-tests.log" 2>/dev/null || : > "$logdir/$name-cli-tests.log"
+  c=$(count_line "$logdir/$name-cli-tests.log" cli-tests)
+  if [ -n "$c" ] && [ -n "${cli_ref:-}" ] && [ "${c% *}" != "$cli_ref" ]; then
+    echo "    $name: cli-tests ran ${c% *} checks, the yasm build $cli_ref: $(grep -E '^skip - ' "$logdir/$name-cli-tests.log" | sed 's/^skip - //' | paste -sd';')"
+  fi
+  [ "$name" = yasm ] && [ -n "$c" ] && cli_ref=${c% *}
+  record_counts "$name: cli-tests (make check)" "$logdir/$name-cli-tests.log" cli-tests $rc
+  if [ "${2:-}" != noqemu ] && [ -f "$dir/src/test/run-qemu.sh.log" ]; then
+    cp "$dir/src/test/run-qemu.sh.log" "$logdir/$name-qemu.log"
+    grep -E "^== |FAIL" "$logdir/$name-qemu.log" | sed 's/^/    /'
+    record_counts "$name: qemu-user CPU models (make check)" "$logdir/$name-qemu.log" "qemu CPU models" $rc
+  fi
+}
+# rejects <step> <pattern> <configure args...>: configure must fail and say pattern.
+rejects() {
+  local step=$1 pattern=$2 log rc
+  shift 2
+  log=$logdir/err-$((++nerr)).log
+  (cd "$bt/errs" && "$src/configure" "$@") > "$log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ]; then
+    record "$step" 0 1 "configure accepted it (exit 0); see ${log#$top/}"
+  elif ! grep -q -- "$pattern" "$log"; then
+    record "$step" 0 1 "exit $rc but no /$pattern/ in the message: $(grep 'error:' "$log" | tail -1)"
+  else
+    record "$step" 1 0
+  fi
+}
+
+echo "== ci/test-all.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $jobs jobs, logs in build-test/logs/"
+rm -rf "$bt"; mkdir -p "$logdir"
+contrib/install-deps.sh --all --log="$logdir/install-deps.log"; rc=$?
+record_step "dependencies (contrib/install-deps.sh --all)" $rc "see the message above"
+[ $rc -eq 0 ] || { echo; echo "$passed passed, $failed failed"; exit 1; }
+echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "== flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'ssse3|sse4_1|avx|avx2|bmi2|sha_ni|avx512f|avx512vl' | tr '\n' ' ')"
+
+build-aux/export-source.sh "$src" > "$logdir/export.log" 2>&1; rc=$?
+record_step "source copy (build-test/source)" $rc "see build-test/logs/export.log"
+[ $rc -eq 0 ] || { echo "$passed passed, $failed failed"; exit 1; }
+run "autogen.sh" "$logdir/autogen.log" "$src/autogen.sh"; rc=$?
+record_step "autogen.sh" $rc "see build-test/logs/autogen.log"
+[ $rc -eq 0 ] || { echo "$passed passed, $failed failed"; exit 1; }
+
+echo "== contrib tools"
+run "tools tests" "$logdir/tools.log" python3 contrib/test/test_tools.py; rc=$?
+record_counts "contrib tools (contrib/test/test_tools.py)" "$logdir/tools.log" "tools tests" $rc
+
+echo "== yasm build (CPPFLAGS=-DBENCH_RORX)"
+configure_build yasm --with-asm=yasm CPPFLAGS="-DBENCH_RORX"; rc=$?
+record_step "yasm: configure + make" $rc "$build_why"
+if [ $rc -eq 0 ]; then
+  make_check yasm
+  run "yasm: bench -sanity-check" "$logdir/yasm-bench.log" "$bt/yasm/src/bench/bench_bitcoin" -sanity-check; rc=$?
+  record_step "yasm: bench_bitcoin -sanity-check" $rc "see build-test/logs/yasm-bench.log"
+fi
+
+echo "== nasm build, g++ -std=c++20"
+configure_build nasm --with-asm=nasm CXXFLAGS="-O2 -g -std=c++20"; rc=$?
+record_step "nasm: configure + make (-std=c++20)" $rc "$build_why"
+[ $rc -eq 0 ] && make_check nasm
+
+echo "== portable only: --with-asm=no; a NIST path with a space and quotes; a double quote in CPPFLAGS"
+vec=$(dpkg -L python3-cryptography-vectors 2>/dev/null | grep '/SHA256ShortMsg.rsp$' | head -1)
+odd="$bt/nist vectors/it's \"quoted\""
+mkdir -p "$odd" && cp "$(dirname "${vec:-/nonexistent/x}")"/SHA256*.rsp "$odd/" 2>/dev/null ||
+  echo "    (the NIST vectors were not found: the NIST tests of this build will fail and say so)"
+configure_build noasm --with-asm=no --with-nist-vectors="$odd" CPPFLAGS='-DSHA256BENCH_CI_QUOTE="x"'; rc=$?
+record_step "noasm: configure + make (odd NIST path, CPPFLAGS)" $rc "$build_why"
+if [ $rc -eq 0 ]; then
+  make_check noasm
+  # Without NIST_VECTORS_DIR in the environment the path comes from the config header.
+  run "noasm: vectors path from the config header" "$logdir/noasm-header-path.log" \
+    env -u NIST_VECTORS_DIR "$bt/noasm/src/test/test_bitcoin" --run_test=sha256_tests/nist_monte --color_output=no; rc=$?
+  record_step "noasm: test_bitcoin reads the odd path from the header" $rc "see build-test/logs/noasm-header-path.log"
+fi
+
+echo "== portable only: CPPFLAGS=-DDISABLE_OPTIMIZED_SHA256"
+configure_build disable-opt CPPFLAGS="-DDISABLE_OPTIMIZED_SHA256"; rc=$?
+record_step "disable-opt: configure + make" $rc "$build_why"
+[ $rc -eq 0 ] && make_check disable-opt
+
+echo "== clang++ build"
+configure_build clang CXX=clang++ CPPFLAGS="-DBENCH_RORX"; rc=$?
+record_step "clang: configure + make (clang++)" $rc "$build_why"
+[ $rc -eq 0 ] && make_check clang noqemu
+
+echo "== aarch64 cross build, under qemu-aarch64 -cpu max (and with ARM features hidden)"
+configure_build aarch64 --host=aarch64-linux-gnu; rc=$?
+record_step "aarch64: configure + make" $rc "$build_why"
+if [ $rc -eq 0 ]; then
+  export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
+  qemu-aarch64 -cpu max "$bt/aarch64/src/test/test_bitcoin" --list_content > "$logdir/aarch64-list.txt" 2>&1
+  list_cases "$logdir/aarch64-list.txt" > "$logdir/aarch64-cases.txt"
+  explain_cases aarch64 "$logdir/aarch64-cases.txt"
+  mkdir -p "$bt/aarch64/qemu"
+  run "aarch64: qemu runs" "$logdir/aarch64-qemu.log" in_dir "$bt/aarch64/qemu" env QEMU="$(command -v qemu-aarch64)" \
+    QEMU_RUNS="max max:sha2 max:sha2,asimd" BENCH_BITCOIN="$bt/aarch64/src/bench/bench_bitcoin" \
+    sh "$src/src/test/run-qemu.sh" "$bt/aarch64/src/test/test_bitcoin"; rc=$?
+  grep -E "^== |FAIL|AutoDetect\(\) picked" "$logdir/aarch64-qemu.log" | sed 's/^ *\(==\)\{0,1\}/    /'
+  for run_log in "$bt"/aarch64/qemu/qemu-*.log; do
+    [ -f "$run_log" ] || continue
+    cp "$run_log" "$logdir/aarch64-$(basename "$run_log")"
+    rl=$(basename "$run_log" .log); rl=${rl#qemu-}
+    grep -q "test cases\{0,1\} out of" "$run_log" && record_boost "aarch64: test_bitcoin, qemu -cpu $rl" "$run_log" 0
+  done
+  record_counts "aarch64: AutoDetect per qemu run (run-qemu.sh)" "$logdir/aarch64-qemu.log" "qemu CPU models" $rc
+  run "aarch64: bench -sanity-check" "$logdir/aarch64-bench.log" qemu-aarch64 -cpu max "$bt/aarch64/src/bench/bench_bitcoin" -sanity-check; rc=$?
+  record_step "aarch64: bench_bitcoin -sanity-check" $rc "see build-test/logs/aarch64-bench.log"
+  unset QEMU_LD_PREFIX
+fi
+
+echo "== configure error paths"
+mkdir -p "$bt/errs" "$bt/fakebin" && ln -sf /bin/false "$bt/fakebin/yasm"
+nerr=0
+rejects "configure rejects --with-asm=bogus" "expected auto, yasm, nasm or no" --with-asm=bogus
+rejects "configure rejects a missing --with-nist-vectors" "python3-cryptography-vectors" --with-nist-vectors=/nonexistent
+rejects "configure rejects --enable-fuzz=garbage" "expected yes or no" --enable-fuzz=garbage
+rejects "configure rejects --with-openssl-reference=garbage" "expected auto, yes or no" --with-openssl-reference=garbage
+rejects "configure rejects --enable-werror=garbage" "expected yes or no" --enable-werror=garbage
+rejects "configure rejects --with-sanitizers='address;x'" "comma separated list" "--with-sanitizers=address;x"
+mkdir -p "$bt/nist\$dir" && cp "$odd"/SHA256*.rsp "$bt/nist\$dir/" 2>/dev/null
+rejects "configure rejects a NIST path with a dollar sign" "cannot pass safely" --with-nist-vectors="$bt/nist\$dir"
+# An explicitly requested assembler that cannot assemble must stop configure.
+PATH="$bt/fakebin:$PATH" rejects "configure fails when --with-asm=yasm cannot assemble" "no working yasm" --with-asm=yasm
+
+echo "== ASan + UBSan"
+configure_build asan --with-sanitizers=address,undefined CPPFLAGS="-DBENCH_RORX"; rc=$?
+record_step "asan: configure + make" $rc "$build_why"
+[ $rc -eq 0 ] && make_check asan
+
+echo "== ThreadSanitizer: hashing while the implementation switches"
+configure_build tsan --with-sanitizers=thread; rc=$?
+record_step "tsan: configure + make" $rc "$build_why"
+if [ $rc -eq 0 ]; then
+  if "$bt/tsan/src/test/test_bitcoin" --list_content 2>&1 | grep -q '^concurrency_tests'; then
+    run "tsan: concurrency_tests" "$logdir/tsan-test_bitcoin.log" "$bt/tsan/src/test/test_bitcoin" \
+      --run_test=concurrency_tests --log_level=message --report_level=short --color_output=no; rc=$?
+    record_boost "tsan: test_bitcoin --run_test=concurrency_tests" "$logdir/tsan-test_bitcoin.log" $rc
+  else
+    record "tsan: test_bitcoin --run_test=concurrency_tests" 0 1 "test_bitcoin has no concurrency_tests suite"
+  fi
+  if "$bt/tsan/src/bench/bench_bitcoin" -help 2>&1 | grep -q -- '-threads'; then
+    run "tsan: bench -threads=2" "$logdir/tsan-bench.log" "$bt/tsan/src/bench/bench_bitcoin" -sanity-check -threads=2; rc=$?
+    record_step "tsan: bench_bitcoin -sanity-check -threads=2" $rc "see build-test/logs/tsan-bench.log"
+  else
+    echo "    tsan: bench_bitcoin has no -threads option, so only test_bitcoin's concurrency_tests ran under TSan"
+  fi
+fi
+
+echo "== valgrind"
+# The portable build, and the yasm build's assembly (valgrind hides SHA-NI from
+# CPUID, so that row is reported as not run there; the other transforms run).
+for b in noasm yasm; do
+  if ! command -v valgrind > /dev/null; then
+    record "valgrind: test_bitcoin ($b build)" 0 1 "valgrind is not on PATH ($PATH)"
+  elif [ ! -x "$bt/$b/src/test/test_bitcoin" ]; then
+    record "valgrind: test_bitcoin ($b build)" 0 1 "no $b build: its configure or make failed above"
+  else
+    run "valgrind ($b)" "$logdir/valgrind-$b.log" valgrind --error-exitcode=1 --quiet "$bt/$b/src/test/test_bitcoin" \
+      --log_level=message --report_level=short --color_output=no; rc=$?
+    grep -E "not run" "$logdir/valgrind-$b.log" | sort -u | head -2 | sed 's/^/    /'
+    record_boost "valgrind: test_bitcoin ($b build)" "$logdir/valgrind-$b.log" $rc
+  fi
+done
+
+echo "== libFuzzer (clang), ${FUZZ_SECONDS}s"
+configure_build fuzz CXX=clang++ --enable-fuzz --with-sanitizers=address,undefined; rc=$?
+record_step "fuzz: configure + make (clang)" $rc "$build_why"
+if [ $rc -eq 0 ]; then
+  mkdir -p "$bt/fuzz/corpus"
+  run "fuzz" "$logdir/fuzz.log" "$bt/fuzz/src/test/fuzz/fuzz" -max_total_time="$FUZZ_SECONDS" -max_len=8192 -seed=1 \
+    -print_final_stats=1 "$bt/fuzz/corpus"; rc=$?
+  grep -E "stat::number_of_executed_units|Done|ERROR" "$logdir/fuzz.log" | head -3 | sed 's/^/    /'
+  record_step "fuzz: ${FUZZ_SECONDS}s run, every transform vs basic" $rc "see build-test/logs/fuzz.log"
+fi
+
+if [ -f "$bt/yasm/Makefile" ]; then
+  echo "== make distcheck (yasm build)"
+  run "distcheck" "$logdir/distcheck.log" make -C "$bt/yasm" -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror; rc=$?
+  record_step "yasm: make distcheck" $rc "see build-test/logs/distcheck.log"
+else
+  record "yasm: make distcheck" 0 1 "no yasm build: its configure failed above"
+fi
+
+echo
+echo "== summary ($(( (SECONDS - t_start) / 60 )) min $(( (SECONDS - t_start) % 60 )) s)"
+printf '  %s\n' "${summary[@]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
