@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Generate configure and the Makefile.in files.
 set -e
 srcdir="$(dirname "$0")"

@@ -120,6 +120,9 @@ explain_cases() {
   extra=$(LC_ALL=C comm -23 "$2" "$ref" | awk -F/ '{ c[$1]++ } END { for (s in c) printf "%s%s (%d)", (n++ ? ", " : ""), s, c[s] }')
   echo "    $1: test_bitcoin has $n test cases, the yasm build $m:${missing:+ not compiled here: $missing}${extra:+; only here: $extra}"
 }
+# trs_rc <.trs file>: 0 if automake's harness recorded PASS for that test, else 1.
+# make check's own exit code says only that some test failed, not which.
+trs_rc() { grep -q '^:test-result: PASS' "$1" 2>/dev/null; }
 # make_check <name> [noqemu]: make check in build-test/<name>, each part recorded on its own.
 make_check() {
   local name=$1 dir=$bt/$1 rc c tests=()
@@ -128,7 +131,8 @@ make_check() {
   rc=$?
   cp "$dir/src/test/run-tests.sh.log" "$logdir/$name-test_bitcoin.log" 2>/dev/null || : > "$logdir/$name-test_bitcoin.log"
   grep -E "not run|AutoDetect" "$logdir/$name-test_bitcoin.log" | sort -u | head -8 | sed 's/^/    /'
-  record_boost "$name: test_bitcoin (make check)" "$logdir/$name-test_bitcoin.log" $rc
+  trs_rc "$dir/src/test/run-tests.sh.trs"
+  record_boost "$name: test_bitcoin (make check)" "$logdir/$name-test_bitcoin.log" $?
   "$dir/src/test/test_bitcoin" --list_content > "$logdir/$name-list.txt" 2>&1
   list_cases "$logdir/$name-list.txt" > "$logdir/$name-cases.txt"
   explain_cases "$name" "$logdir/$name-cases.txt"
@@ -138,11 +142,16 @@ make_check() {
     echo "    $name: cli-tests ran ${c% *} checks, the yasm build $cli_ref: $(grep -E '^skip - ' "$logdir/$name-cli-tests.log" | sed 's/^skip - //' | paste -sd';')"
   fi
   [ "$name" = yasm ] && [ -n "$c" ] && cli_ref=${c% *}
-  record_counts "$name: cli-tests (make check)" "$logdir/$name-cli-tests.log" cli-tests $rc
+  trs_rc "$dir/src/test/cli-tests.sh.trs"
+  record_counts "$name: cli-tests (make check)" "$logdir/$name-cli-tests.log" cli-tests $?
   if [ "${2:-}" != noqemu ] && [ -f "$dir/src/test/run-qemu.sh.log" ]; then
     cp "$dir/src/test/run-qemu.sh.log" "$logdir/$name-qemu.log"
-    grep -E "^== |FAIL" "$logdir/$name-qemu.log" | sed 's/^/    /'
-    record_counts "$name: qemu-user CPU models (make check)" "$logdir/$name-qemu.log" "qemu CPU models" $rc
+    grep -E "^== |FAIL|^run-qemu.sh:" "$logdir/$name-qemu.log" | sed 's/^/    /'
+    trs_rc "$dir/src/test/run-qemu.sh.trs"
+    record_counts "$name: qemu-user CPU models (make check)" "$logdir/$name-qemu.log" "qemu CPU models" $?
+  fi
+  if [ $rc -ne 0 ] && ! grep -q '^# FAIL: *[1-9]' "$logdir/$name-check.log"; then
+    record "$name: make check" 0 1 "exit $rc with no failed test; see build-test/logs/$name-check.log"
   fi
 }
 # rejects <step> <pattern> <configure args...>: configure must fail and say pattern.
