@@ -177,8 +177,7 @@ rm -rf "$bt"; mkdir -p "$logdir"
 contrib/install-deps.sh --all --log="$logdir/install-deps.log"; rc=$?
 record_step "dependencies (contrib/install-deps.sh --all)" $rc "see the message above"
 [ $rc -eq 0 ] || { echo; echo "$passed passed, $failed failed"; exit 1; }
-echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-echo "== flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'ssse3|sse4_1|avx|avx2|bmi2|sha_ni|avx512f|avx512vl' | tr '\n' ' ')"
+echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') (features as the project sees them: the AutoDetect lines below)"
 
 build-aux/export-source.sh "$src" > "$logdir/export.log" 2>&1; rc=$?
 record_step "source copy (build-test/source)" $rc "see build-test/logs/export.log"
