@@ -95,14 +95,16 @@ count_line() {
     sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/'
 }
 record_counts() { # record_counts <step> <log> <prefix> <exit code>
-  local c
+  local c first
   c=$(count_line "$2" "$3")
   if [ -z "$c" ]; then
     record "$1" 0 1 "no '$3: N passed, M failed' line (exit $4); see ${2#$top/}"
   elif [ "$4" -ne 0 ] && [ "${c#* }" = 0 ]; then
     record "$1" "${c% *}" 1 "exit $4 although every check passed; see ${2#$top/}"
   else
-    record "$1" "${c% *}" "${c#* }" "see ${2#$top/}"
+    # The reason: the log's first failing check, then where the log is.
+    first=$(grep -m1 -E '^ *(FAIL|not ok)' "$2" | sed 's/^ *//' | cut -c1-90)
+    record "$1" "${c% *}" "${c#* }" "${first:+$first; }see ${2#$top/}"
   fi
 }
 # list_cases <list_content output>: suite/case per line
