@@ -1,55 +1,50 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Paste-ready benchmark report for a pull request.
 #   contrib/bench-report.sh [build-dir] [bench_bitcoin options...]
 # Runs bench_bitcoin once with OpenSSL on its own choice of code path, then once
-# per forced OpenSSL path on the 1 MB messages (OPENSSL_ia32cap), so every
+# per forced OpenSSL path (OPENSSL_ia32cap) over the same tables, so every
 # openssl row is measured in the same interleaved rounds as our transforms.
-set -e
+# The script writes the JSON itself: -output-json/-output-csv are refused.
+# Without a -filter the forced-path runs use the 1 MB table only (one run each
+# of every table would take minutes).
+set -u
 build=${1:-.}
 [ $# -gt 0 ] && shift
 bench="$build/src/bench/bench_bitcoin"
-if [ ! -x "$bench" ]; then
-  echo "bench-report.sh: $bench not found; build first (./configure CPPFLAGS=-DBENCH_RORX && make)" >&2
-  exit 1
-fi
+die() { echo "bench-report.sh: $*" >&2; exit 2; }
+[ -x "$bench" ] || die "$bench not found; build first (contrib/bench.sh builds build/), then: contrib/bench-report.sh build"
+filter=
+for a in "$@"; do
+  case "$a" in
+    -output-json*|-output-csv*) die "$a: this script writes the results itself; run bench_bitcoin directly for your own files" ;;
+    -sanity-check*) die "$a: a report needs measured timings; -sanity-check runs each benchmark once" ;;
+    -filter=*) filter=${a#-filter=} ;;
+  esac
+done
 top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$bench" -output-json="$tmp/bench.json" "$@" > "$tmp/bench.md" 2>/dev/null
+# run <name> [env...]: one bench_bitcoin run; its own error line reaches the user.
+run() {
+  name=$1; shift
+  if ! env "$@" "$bench" -output-json="$tmp/$name.json" $extra > "$tmp/$name.md" 2> "$tmp/$name.err"; then
+    msg=$(grep -v '^\[' "$tmp/$name.err" | grep . | tail -1)
+    die "bench_bitcoin failed: ${msg:-exit status without a message; see its output above}"
+  fi
+}
+extra="$*"
+run main
+[ -n "$filter" ] || extra="$* -filter=SHA256_1M/"
+n=0
+for cap in ":~0x20000000" ":~0x20000128" "~0x1000000000000000:~0x20000128"; do
+  n=$((n + 1))
+  run "cap$n" OPENSSL_ia32cap="$cap"
+  printf '%s\n' "$cap" > "$tmp/cap$n.cap"
+done
 echo "## sha256bench report"
 echo
-echo "- commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "- commit: $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
 echo "- kernel: $(uname -srm)"
 echo
-echo '```'
-sed -n '/^CPU:/,/^Mode:/p' "$tmp/bench.md"
-echo '```'
-echo
-sed -n '/^###/,$p' "$tmp/bench.md"
-echo "### Does AutoDetect's order hold here?"
-echo
-echo '```'
-python3 "$top/contrib/check-order.py" "$tmp/bench.json" || true
-echo '```'
-echo
-echo "### OpenSSL's code paths forced with OPENSSL_ia32cap (1 MB messages; one run each)"
-echo
-echo "| OPENSSL_ia32cap | openssl path | openssl cycles/byte | openssl speed% | ours, same path | cycles/byte | speed% |"
-echo "|---|---|---:|---:|---|---:|---:|"
-# cell <table output> <impl> <column>: one cell of an impl's row (7 = cycles/byte, 8 = speed%)
-cell() { printf '%s\n' "$1" | awk -F'|' -v impl="$2" -v col="$3" '{n=$2; gsub(/ /,"",n)} n==impl {v=$col; gsub(/ /,"",v); print v}'; }
-for cap in ":~0x20000000" ":~0x20000128" "~0x1000000000000000:~0x20000128"; do
-  out=$(OPENSSL_ia32cap="$cap" "$bench" -filter='SHA256_1M/' "$@" 2>/dev/null)
-  path=$(printf '%s\n' "$out" | sed -n 's/.*, path \([^ ]*\) .*/\1/p')
-  case "$path" in
-    avx2+bmi) ours="rorx rorx_x8ms" ;;
-    avx) ours="avx" ;;
-    ssse3) ours="sse4" ;;
-    *) ours="basic" ;;
-  esac
-  for impl in $ours; do
-    echo "| \`$cap\` | $path | $(cell "$out" openssl 7) | $(cell "$out" openssl 8) | $impl | $(cell "$out" "$impl" 7) | $(cell "$out" "$impl" 8) |"
-  done
-done
-echo
-echo "Note: OpenSSL's AVX path runs only on CPUs it flags as Intel; elsewhere the AVX mask falls back to SSSE3."
+python3 "$top/contrib/bench_report.py" "$tmp" || exit $?

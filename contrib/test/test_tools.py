@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Tests for contrib/check-order.py and contrib/compare.py on hand-made
-bench_bitcoin -output-json files (schema sha256bench-results, version 1).
+"""Tests for contrib/check-order.py, contrib/compare.py and contrib/bench-report.sh
+on hand-made bench_bitcoin -output-json files (schema sha256bench-results,
+version 1) and a stand-in bench_bitcoin.
 Ends with "tools tests: N passed, M failed"."""
 import copy
 import json
@@ -14,6 +15,46 @@ import unittest
 CONTRIB = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECK_ORDER = os.path.join(CONTRIB, "check-order.py")
 COMPARE = os.path.join(CONTRIB, "compare.py")
+BENCH_REPORT = os.path.join(CONTRIB, "bench-report.sh")
+
+# A stand-in bench_bitcoin: rejects what the real one rejects, otherwise prints a
+# table per selected size and writes a schema-v1 JSON whose tables follow -filter.
+FAKE_BENCH = r"""#!/usr/bin/env python3
+import json, os, re, sys
+sizes = {"1M": "SHA256, 1000000-byte messages", "1K": "SHA256, 1024-byte messages"}
+impls = [("fast_shani", ["sha-ni", "sse4.1", "ssse3"]), ("wide_avx2", ["avx2", "bmi2"]),
+         ("old_ssse3", ["ssse3"]), ("portable", [])]
+flt, out = ".*", None
+for a in sys.argv[1:]:
+    if a.startswith("-filter="): flt = a[8:]
+    elif a.startswith("-output-json="): out = a[13:]
+    elif a.startswith("-rounds="):
+        if a[8:] == "0": sys.exit(print("Error: -rounds=0: expected a number of rounds from 1 to 1000", file=sys.stderr) or 1)
+    else: sys.exit(print("Error: unknown option " + a, file=sys.stderr) or 1)
+try: rx = re.compile(flt)
+except re.error: sys.exit(print("Error: -filter=" + flt + " is not a valid regular expression", file=sys.stderr) or 1)
+cap = os.environ.get("OPENSSL_ia32cap")
+path = {":~0x20000000": "avx2+bmi", ":~0x20000128": "ssse3"}.get(cap, "x86_64" if cap else "sha-ni")
+results = []
+print("CPU: test CPU\nOpenSSL reference: OpenSSL 3, path " + path + " (test)")
+for tag, table in sizes.items():
+    rows = [(n, needs) for n, needs in impls + [("openssl", None)] if rx.search("SHA256_%s/%s" % (tag, n))]
+    if not rows: continue
+    print("\n### " + table + "\n\n| Impl | median | speed% |")
+    for i, (n, needs) in enumerate(rows):
+        print("| %s | %d ns | %d |" % (n, 10 * (i + 1), 100 + i))
+        results.append({"table": table, "name": "SHA256_%s/%s" % (tag, n), "impl": n, "family": "transform",
+            "baseline": n == "portable", "status": "ok", "reason": "", "bytes_per_op": 64, "samples_ns": [10.0],
+            "median_ns": 10.0 * (i + 1), "min_ns": 10.0, "max_ns": 10.0, "spread_pct": 0.0, "mb_per_s": 6.4,
+            "cycles_per_byte": 1.5 + i, "cycles_per_op": 96.0, "speed_pct": 100.0 + i, "best_batch_cycles_per_byte": 1.0})
+if not results: sys.exit(print("Error: -filter=" + flt + " matches no benchmark", file=sys.stderr) or 1)
+doc = {"schema": "sha256bench-results", "version": 1, "mode": "measured", "date": "2026-11-22T12:00:00Z",
+       "commit": "test", "machine": {}, "build": {}, "options": {},
+       "implementations": [{"family": "transform", "name": n, "needs": needs, "built": True, "supported": True,
+                            "selected": i == 0, "why_not": "", "technique": "t"} for i, (n, needs) in enumerate(impls)],
+       "results": results}
+if out: json.dump(doc, open(out, "w"))
+"""
 
 
 def impl(name, family="transform"):
@@ -210,6 +251,53 @@ class Compare(ToolCase):
     def test_wrong_argument_count(self):
         rc, _, err = self.run_tool(COMPARE, self.write("a.json", document(ORDER, {"mid": 1.0})))
         self.assert_one_line_error(rc, err, "compare.py", "expected two files")
+
+
+class BenchReport(ToolCase):
+    def report(self, *args):
+        bench_dir = os.path.join(self.tmp.name, "build", "src", "bench")
+        os.makedirs(bench_dir, exist_ok=True)
+        fake = os.path.join(bench_dir, "bench_bitcoin")
+        with open(fake, "w") as f:
+            f.write(FAKE_BENCH)
+        os.chmod(fake, 0o755)
+        p = subprocess.run(["sh", BENCH_REPORT, os.path.join(self.tmp.name, "build"), *args], capture_output=True,
+                           text=True, cwd=self.tmp.name)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_bench_errors_reach_the_user(self):
+        for bad, want in (("-bogus", "unknown option -bogus"), ("-rounds=0", "-rounds=0"),
+                          ("-filter=(", "not a valid regular expression")):
+            with self.subTest(bad):
+                rc, _, err = self.report(bad)
+                self.assertNotEqual(rc, 0)
+                self.assert_one_line_error(rc, err, "bench-report.sh", want)
+
+    def test_output_files_are_refused_not_lost(self):
+        for opt in ("-output-json=u.json", "-output-csv=u.csv"):
+            with self.subTest(opt):
+                rc, out, err = self.report(opt)
+                self.assertNotEqual(rc, 0)
+                self.assert_one_line_error(rc, err, "bench-report.sh", "writes the results itself")
+                self.assertFalse(os.path.exists(os.path.join(self.tmp.name, opt.split("=")[1])))
+
+    def test_titles_follow_the_filter(self):
+        rc, out, err = self.report("-filter=SHA256_1K/")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("SHA256, 1024-byte messages", out)
+        self.assertNotIn("1000000-byte", out)
+        self.assertNotIn("1 MB", out)
+
+    def test_openssl_paths_matched_by_needed_features(self):
+        rc, out, err = self.report()
+        self.assertEqual(rc, 0, err)
+        forced = [line for line in out.splitlines() if line.startswith("| SHA256, 1000000") and "`" in line]
+        pairs = {(line.split("|")[3].strip(), line.split("|")[6].strip()) for line in forced}
+        self.assertIn(("avx2+bmi", "wide_avx2"), pairs)
+        self.assertIn(("ssse3", "old_ssse3"), pairs)
+        self.assertIn(("x86_64", "portable"), pairs)
+        self.assertNotIn(("ssse3", "fast_shani"), pairs)
+        self.assertNotIn("1024-byte", "\n".join(forced))  # without -filter, forced runs use the 1 MB table
 
 
 if __name__ == "__main__":
