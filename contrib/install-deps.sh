@@ -31,6 +31,7 @@ nasm
 yasm
 libboost-test-dev
 libssl-dev
+nlohmann-json3-dev
 python3
 python3-cryptography-vectors
 all: qemu-user

@@ -1,6 +1,8 @@
-// bench_bitcoin's registry and runner. A benchmark is one row of one table;
-// rows of the same table run in interleaved rounds so a noisy machine slows
-// them all alike and the speed% column compares like with like.
+// SPDX-License-Identifier: MIT
+// bench_bitcoin's registry and runner: select -> measure -> report. A benchmark
+// is one row of one table; rows of the same table run in interleaved rounds so
+// a noisy machine slows them all alike and the speed% column compares like
+// with like.
 #ifndef SHA256BENCH_BENCH_BENCH_H
 #define SHA256BENCH_BENCH_BENCH_H
 
@@ -12,28 +14,57 @@
 namespace benchmark {
 
 struct Bench {
-    std::string table;        //!< rows of one table are compared: "SHA256 1000000 bytes"
+    std::string table;        //!< rows of one table are compared: "SHA256, 1000000-byte messages"
     std::string name;         //!< unique, matched by -filter: "SHA256_1M/rorx"
     std::string impl;         //!< row label: "rorx"
+    std::string family;       //!< registry the row comes from ("transform"), or "reference"
     uint64_t bytes_per_op{0}; //!< bytes hashed by one op, for MB/s and cycles/byte
     bool baseline{false};     //!< the 100% row of its table
-    std::string not_run;      //!< non-empty: shown as a row with this reason, never executed
+    std::string not_run;      //!< non-empty: why the row is never executed ("build with ...")
     std::function<void()> setup;            //!< before each timed slice (e.g. select the transform)
     std::function<void(uint64_t ops)> run;  //!< the timed work
     std::function<std::string()> check;    //!< after a run: "" if the result is right, else what is wrong
 };
 
-using Generator = void (*)(std::vector<Bench>&);
+//! A fact printed above the tables ("label: text"); with a build_key it is also
+//! that field of the JSON "build" object.
+struct Note {
+    std::string label;
+    std::string text;
+    std::string build_key;
+};
+
+//! One row of an implementation registry, as -list-impls and the JSON show it.
+struct ImplRow {
+    std::string family;             //!< "transform" (later "d64", ...)
+    std::string name;
+    std::vector<std::string> needs; //!< feature names, empty for none
+    bool built{false};
+    bool supported{false};
+    bool selected{false};           //!< what AutoDetect picks on this CPU
+    std::string why_not;            //!< empty when supported
+    std::string technique;
+};
+
+//! What a benchmark file registers. `rows` must be cheap (it also serves
+//! -list); `notes` may measure and is called only when tables are run.
+struct Suite {
+    const char* name;
+    void (*rows)(std::vector<Bench>& out);
+    void (*notes)(std::vector<Note>& out);
+    void (*impls)(std::vector<ImplRow>& out);
+};
 
 struct Registrar {
-    Registrar(const char* name, Generator g);
+    explicit Registrar(const Suite& suite);
 };
 
 //! Every registered benchmark, in registration order.
 std::vector<Bench> AllBenchmarks();
-
-//! Lines printed above the tables (build and machine facts); the SHA-256 file adds its own.
-std::vector<std::string>& HeaderLines();
+//! Every suite's notes (may take a moment: some are measured).
+std::vector<Note> AllNotes();
+//! Every registry row of every suite, in registry order.
+std::vector<ImplRow> AllImplementations();
 
 struct Options {
     std::string filter{".*"};
@@ -44,14 +75,41 @@ struct Options {
     std::string output_json;
 };
 
+//! Selection: the rows of one table that will be shown, in registration order.
+struct Selection {
+    std::string table;
+    std::vector<const Bench*> rows;
+};
+
+//! Rows whose name matches `filter`, grouped by table in registration order;
+//! a selected table always includes its baseline row (speed% needs it).
+std::vector<Selection> Select(const std::vector<Bench>& all, const std::string& filter);
+
+//! One row's measurement and the figures derived from it.
+struct Result {
+    const Bench* bench{nullptr};
+    std::string status;              //!< "ok", "not run" or "failed"
+    std::string reason;              //!< empty when ok
+    std::vector<double> samples_ns;  //!< ns per op, one per round
+    double median_ns{0}, min_ns{0}, max_ns{0};
+    double spread_pct{0};            //!< every round lies within +-spread_pct of the median
+    double mb_per_s{0};
+    bool have_cycles{false};         //!< cycles_per_* and best_batch_* are meaningful
+    double cycles_per_op{0}, cycles_per_byte{0};
+    double best_batch_cycles_per_byte{0};
+    bool have_speed{false};          //!< speed_pct is meaningful (the baseline ran)
+    double speed_pct{0};
+    bool measured() const { return !samples_ns.empty(); }
+};
+
+struct TableResult {
+    std::string table;
+    std::vector<Result> rows;
+};
+
 //! Runs everything that matches; returns the process exit code.
 int RunAll(const Options& opts);
 
 } // namespace benchmark
-
-#define BENCHMARK(gen)                                   \
-    static void gen(std::vector<benchmark::Bench>& out); \
-    static const benchmark::Registrar registrar_##gen(#gen, gen); \
-    static void gen(std::vector<benchmark::Bench>& out)
 
 #endif

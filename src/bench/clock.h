@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Timing for the bench: wall-clock nanoseconds, the TSC, and a calibration of
 // core cycles per TSC tick (VMs rarely expose hardware cycle counters, and the
 // TSC runs at a fixed rate that is not the core clock).
@@ -22,7 +23,11 @@ struct ClockCalibration {
 
 //! Measures the TSC against the wall clock and the core clock against the TSC:
 //! a chain of dependent 1-cycle adds runs at exactly one add per core cycle.
-ClockCalibration Calibrate();
+//! (Batch sizing of a benchmark is a different thing: bench.cpp's SizeBatches.)
+ClockCalibration MeasureClock();
+
+//! One line on how MeasureClock() got its figures, for the JSON.
+const char* ClockMethod();
 
 //! Dependent latency of sha256rnds2 in core cycles: a chain of them timed
 //! against a chain of as many dependent adds. Only call on a CPU with SHA-NI;

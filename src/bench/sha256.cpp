@@ -1,8 +1,12 @@
-// The SHA-256 benchmarks: every transform in the registry (plus OpenSSL as a
-// reference) at four sizes. One table per size; basic is the 100% row.
+// SPDX-License-Identifier: MIT
+// The SHA-256 benchmarks: every row of the transform registry (plus OpenSSL as
+// a reference) at four sizes. One table per size; the registry's portable row
+// is the 100% row. No transform is named here: rows, the baseline and the
+// -DBENCH_RORX gate all follow from the registry's fields.
 #include <bench/bench.h>
 
 #include <bench/clock.h>
+#include <bench/machine.h>
 #include <compat/cpuid.h>
 #include <config/sha256bench-config.h>
 #include <crypto/sha256.h>
@@ -53,11 +57,22 @@ void HashOnce(const Size& sz, unsigned char out[32])
     if (sz.double_sha) CSHA256().Write(out, 32).Finalize(out);
 }
 
-// Digest of the size's input with the portable transform.
-std::string ExpectedHex(const Size& sz)
+// The baseline: the registry's last row that needs no CPU feature (the
+// portable transform; the registry lists it last, as AutoDetect's fallback).
+const sha256::Implementation* Baseline(const std::vector<sha256::Implementation>& impls)
+{
+    const sha256::Implementation* base = nullptr;
+    for (const auto& impl : impls) {
+        if (impl.needs_mask == 0 && impl.built) base = &impl;
+    }
+    return base;
+}
+
+// The 32 raw digest bytes of the size's input, computed with `impl`.
+std::string ExpectedDigest(const Size& sz, const std::string& impl)
 {
     const std::string prev = sha256::CurrentImplementation();
-    sha256::SetImplementation("basic");
+    sha256::SetImplementation(impl);
     unsigned char d[32];
     HashOnce(sz, d);
     sha256::SetImplementation(prev);
@@ -99,18 +114,19 @@ void OpenSslOnce(EVP_MD_CTX* ctx, const EVP_MD* md, const Size& sz, unsigned cha
 }
 #endif
 
-std::string Header()
+// The "OpenSSL reference" line (also the JSON build.openssl field).
+std::string OpenSslDescription()
 {
-    const char* cap = std::getenv("OPENSSL_ia32cap");
-    std::string s = "OpenSSL reference: ";
 #ifdef HAVE_OPENSSL_REFERENCE
-    s += OpenSSL_version(OPENSSL_VERSION);
+    const char* cap = std::getenv("OPENSSL_ia32cap");
+    std::string s = OpenSSL_version(OPENSSL_VERSION);
     s += ", path " + OpenSslPath();
-    s += cap ? std::string(" (OPENSSL_ia32cap=\"") + cap + "\")" : std::string(" (OPENSSL_ia32cap unset: OpenSSL's own choice)");
-#else
-    s += "absent (configure did not find libcrypto: apt-get install libssl-dev, or --with-openssl-reference=yes)";
-#endif
+    // The environment may hold anything (non-UTF-8 too): shown escaped.
+    s += cap ? " (OPENSSL_ia32cap=\"" + benchmark::Printable(cap) + "\")" : std::string(" (OPENSSL_ia32cap unset: OpenSSL's own choice)");
     return s;
+#else
+    return "absent (configure did not find libcrypto: apt-get install libssl-dev, or --with-openssl-reference=yes)";
+#endif
 }
 
 bool BenchRorx()
@@ -122,48 +138,34 @@ bool BenchRorx()
 #endif
 }
 
-BENCHMARK(SHA256)
-{
-    auto& header = benchmark::HeaderLines();
-    header.push_back("CPU: " + cpu::Brand());
-    header.push_back("CPU features: " + cpu::FeatureNames(cpu::Features()));
-    header.push_back(std::string("Compiler: ") + SHA256_BUILD_CXX + "; flags: " + SHA256_BUILD_FLAGS);
-    header.push_back(std::string("Assembler: ") + SHA256_BUILD_ASM);
-    const std::string selected = sha256::AutoDetect();
-    header.push_back("Selected transform (AutoDetect): " + selected);
-    header.push_back(Header());
-    if (cpu::Features() & cpu::SHANI) {
-        // The floor for one message: 64 rounds = 32 dependent sha256rnds2 per 64-byte block.
-        const double lat = benchmark::Sha256Rnds2Latency();
-        char line[200];
-        std::snprintf(line, sizeof(line),
-                      "SHA-NI floor: sha256rnds2 latency %.2f core cycles -> 32 x %.2f / 64 = %.3f cycles/byte for one "
-                      "message (compare the shani rows)", lat, lat, 32 * lat / 64);
-        header.push_back(line);
-    }
-    if (!BenchRorx()) {
-        header.push_back("RORX rows (rorx, rorx_x8ms) are not run: configure with CPPFLAGS=\"-DBENCH_RORX\" to enable them");
-    }
+// Rows built around the rorx instruction (they need BMI2) run only in
+// -DBENCH_RORX builds, as in the original experiment.
+bool GatedByBenchRorx(const sha256::Implementation& impl) { return (impl.needs_mask & cpu::BMI2) != 0; }
 
+const char* const RORX_REASON = "build with CPPFLAGS=-DBENCH_RORX";
+
+void Rows(std::vector<benchmark::Bench>& out)
+{
     const auto impls = sha256::Implementations();
+    const sha256::Implementation* base = Baseline(impls);
+    const std::string selected = sha256::CurrentImplementation();
     for (const Size& sz : SIZES) {
-        const std::string expected = ExpectedHex(sz);
-        // basic first: the 100% row leads each table.
+        const std::string expected = ExpectedDigest(sz, base ? base->name : selected);
+        const std::string base_name = base ? base->name : "the selected transform";
+        // Reverse registry order: the portable baseline leads each table, the fastest ends it.
         for (auto it = impls.rbegin(); it != impls.rend(); ++it) {
             const sha256::Implementation& impl = *it;
             benchmark::Bench b;
             b.table = sz.table;
             b.name = std::string("SHA256_") + sz.tag + "/" + impl.name;
             b.impl = impl.name;
+            b.family = "transform";
             b.bytes_per_op = sz.bytes;
-            b.baseline = impl.name == "basic";
-            const bool rorx_row = impl.name == "rorx" || impl.name == "rorx_x8ms";
-            if (!impl.built) {
+            b.baseline = &impl == base;
+            if (!impl.supported) {
                 b.not_run = impl.why_not;
-            } else if (!impl.supported) {
-                b.not_run = "not supported: " + impl.why_not;
-            } else if (rorx_row && !BenchRorx()) {
-                b.not_run = "not run: build with CPPFLAGS=-DBENCH_RORX";
+            } else if (GatedByBenchRorx(impl) && !BenchRorx()) {
+                b.not_run = RORX_REASON;
             }
             auto result = std::make_shared<std::string>(32, '\0');
             const std::string name = impl.name;
@@ -173,12 +175,12 @@ BENCHMARK(SHA256)
                 for (uint64_t i = 0; i < ops; ++i) HashOnce(sz, d);
                 result->assign(reinterpret_cast<char*>(d), 32);
             };
-            b.check = [sz, result, expected, name]() -> std::string {
+            b.check = [sz, result, expected, name, base_name]() -> std::string {
                 if (!sha256::SetImplementation(name)) return "cannot select " + name;
                 unsigned char d[32];
                 HashOnce(sz, d);
-                if (std::string(reinterpret_cast<char*>(d), 32) != expected) return "digest differs from basic";
-                if (*result != expected) return "timed run's digest differs from basic";
+                if (std::string(reinterpret_cast<char*>(d), 32) != expected) return "digest differs from " + base_name;
+                if (*result != expected) return "timed run's digest differs from " + base_name;
                 return "";
             };
             out.push_back(std::move(b));
@@ -187,6 +189,7 @@ BENCHMARK(SHA256)
         ref.table = sz.table;
         ref.name = std::string("SHA256_") + sz.tag + "/openssl";
         ref.impl = "openssl";
+        ref.family = "reference";
         ref.bytes_per_op = sz.bytes;
 #ifdef HAVE_OPENSSL_REFERENCE
         auto result = std::make_shared<std::string>(32, '\0');
@@ -197,16 +200,70 @@ BENCHMARK(SHA256)
             for (uint64_t i = 0; i < ops; ++i) OpenSslOnce(ctx, md, sz, d);
             result->assign(reinterpret_cast<char*>(d), 32);
         };
-        ref.check = [result, expected]() -> std::string {
-            return *result == expected ? "" : "OpenSSL's digest differs from basic";
+        ref.check = [result, expected, base_name]() -> std::string {
+            return *result == expected ? "" : "OpenSSL's digest differs from " + base_name;
         };
 #else
-        ref.not_run = "absent: configure found no libcrypto (apt-get install libssl-dev)";
+        ref.not_run = "configure found no libcrypto (apt-get install libssl-dev)";
 #endif
         out.push_back(std::move(ref));
     }
-    // Leave the process on the best transform, as AutoDetect chose.
+    // Leave the process on the transform it had (AutoDetect's choice).
     sha256::SetImplementation(selected);
 }
+
+// Measured or slow facts: called only when tables are run, never by -list.
+void Notes(std::vector<benchmark::Note>& out)
+{
+    out.push_back({"Selected transform (AutoDetect)", sha256::AutoDetect(), ""});
+    out.push_back({"OpenSSL reference", OpenSslDescription(), "openssl"});
+    if (cpu::Features() & cpu::SHANI) {
+        // The floor for one message: 64 rounds = 32 dependent sha256rnds2 per 64-byte block.
+        const double lat = benchmark::Sha256Rnds2Latency();
+        char line[200];
+        std::snprintf(line, sizeof(line),
+                      "sha256rnds2 latency %.2f core cycles -> 32 x %.2f / 64 = %.3f cycles/byte for one message "
+                      "(compare the rows that use SHA-NI)", lat, lat, 32 * lat / 64);
+        out.push_back({"SHA-NI floor", line, ""});
+    }
+    if (!BenchRorx()) {
+        std::string gated;
+        for (const auto& impl : sha256::Implementations()) {
+            if (GatedByBenchRorx(impl)) gated += (gated.empty() ? "" : ", ") + impl.name;
+        }
+        if (!gated.empty()) {
+            out.push_back({"RORX rows", gated + " are not run: configure with CPPFLAGS=\"-DBENCH_RORX\" to enable them", ""});
+        }
+    }
+}
+
+// One registry's rows as -list-impls and the JSON show them. A second
+// registry (e.g. SHA256D64, family "d64") is one more call in Impls().
+template <typename Impl>
+void AddFamily(std::vector<benchmark::ImplRow>& out, const char* family, const std::vector<Impl>& impls,
+               const std::string& selected)
+{
+    for (const auto& impl : impls) {
+        benchmark::ImplRow row;
+        row.family = family;
+        row.name = impl.name;
+        row.needs = benchmark::SplitFeatures(cpu::FeatureNames(impl.needs_mask));
+        row.built = impl.built;
+        row.supported = impl.supported;
+        row.selected = impl.name == selected;
+        row.why_not = impl.why_not;
+        row.technique = impl.technique;
+        out.push_back(row);
+    }
+}
+
+void Impls(std::vector<benchmark::ImplRow>& out)
+{
+    const std::string prev = sha256::CurrentImplementation();
+    AddFamily(out, "transform", sha256::Implementations(), sha256::AutoDetect());
+    sha256::SetImplementation(prev);
+}
+
+const benchmark::Registrar registrar({"SHA256", Rows, Notes, Impls});
 
 } // namespace

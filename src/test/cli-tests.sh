@@ -24,42 +24,109 @@ expect() {
   fi
 }
 
-expect nonzero "unknown option" "bench: unknown option is rejected" -- "$BENCH_BITCOIN" -no-such-option
-expect nonzero "unknown option" "bench: a bare word is rejected" -- "$BENCH_BITCOIN" list
-expect nonzero "expected milliseconds" "bench: -min-time=abc is rejected" -- "$BENCH_BITCOIN" -min-time=abc
-expect nonzero "expected milliseconds" "bench: -min-time=0 is rejected" -- "$BENCH_BITCOIN" -min-time=0
-expect nonzero "needs a value" "bench: -filter without a value is rejected" -- "$BENCH_BITCOIN" -filter
-expect nonzero "not a valid regular expression" "bench: a bad regex is rejected" -- "$BENCH_BITCOIN" "-filter=("
-expect nonzero "matches no benchmark" "bench: a filter matching nothing is an error" -- "$BENCH_BITCOIN" -filter=nothing-matches-this
-expect nonzero "cannot write" "bench: an unwritable -output-csv is an error" -- "$BENCH_BITCOIN" -sanity-check -filter=64B/basic -output-csv=/nonexistent-dir/x.csv
-expect 0 "Usage" "bench: -help prints usage" -- "$BENCH_BITCOIN" -help
-expect 0 "SHA256_1M/basic" "bench: -list names the benchmarks" -- "$BENCH_BITCOIN" -list
-expect 0 "| basic |" "bench: -sanity-check prints the table" -- "$BENCH_BITCOIN" -sanity-check -output-csv="$tmp/b.csv" -output-json="$tmp/b.json"
-expect 0 "SHA256_1M/basic" "bench: CSV written" -- cat "$tmp/b.csv"
+# absent <pattern> <description>: the previous command's output must not contain pattern.
+absent() {
+  if grep -q -- "$1" "$tmp/out"; then
+    fail=$((fail + 1)); echo "FAIL - $2 (found /$1/)"; grep -- "$1" "$tmp/out" | sed 's/^/     | /' | head -5
+  else
+    pass=$((pass + 1)); echo "ok   - $2"
+  fi
+}
+
+# check <description> -- command...: passes when the command exits 0.
+check() {
+  what=$1; shift 2
+  if "$@" > "$tmp/out" 2>&1; then
+    pass=$((pass + 1)); echo "ok   - $what"
+  else
+    fail=$((fail + 1)); echo "FAIL - $what"; sed 's/^/     | /' "$tmp/out" | head -20
+  fi
+}
+
+B=$BENCH_BITCOIN
+# A quick run: one small table, one op per row.
+QUICK="-sanity-check -filter=SHA256_64B/"
+
+# Options: unknown, malformed, out of range, repeated, or with a stray value.
+expect nonzero "unknown option" "bench: unknown option is rejected" -- "$B" -no-such-option
+expect nonzero "unknown option" "bench: a bare word is rejected" -- "$B" list
+expect nonzero "expected milliseconds" "bench: -min-time=abc is rejected" -- "$B" -min-time=abc
+expect nonzero "expected milliseconds" "bench: -min-time=0 is rejected" -- "$B" -min-time=0
+for v in ' +3' '+3' ' 3' '3 ' '-5' ' -18446744073709551615' '18446744073709551617' '99999999999999999999999' '1e3' '0x10' '1001' '0'; do
+  expect nonzero "expected plain decimal" "bench: -rounds='$v' is rejected" -- "$B" $QUICK "-rounds=$v"
+done
+expect nonzero "needs a value" "bench: an empty -rounds= is rejected" -- "$B" $QUICK -rounds=
+expect nonzero "expected milliseconds" "bench: -min-time=3600001 is rejected" -- "$B" $QUICK -min-time=3600001
+expect nonzero "needs a value" "bench: -filter without a value is rejected" -- "$B" -filter
+expect nonzero "more than once" "bench: a repeated option is rejected" -- "$B" $QUICK -rounds=3 -rounds=4
+expect nonzero "more than once" "bench: a repeated flag is rejected" -- "$B" -sanity-check -sanity-check -filter=SHA256_64B/
+for f in -help -list -list-impls -sanity-check; do
+  expect nonzero "takes no value" "bench: $f=x is rejected" -- "$B" "$f=x"
+done
+expect nonzero "not a valid regular expression" "bench: a bad regex is rejected" -- "$B" "-filter=("
+expect nonzero "matches no benchmark" "bench: a filter matching nothing is an error" -- "$B" -filter=nothing-matches-this
+
+# Output files: refused before any benchmark runs, never half-written.
+expect nonzero "cannot write" "bench: an unwritable -output-csv is an error" -- "$B" $QUICK -output-csv=/nonexistent-dir/x.csv
+expect nonzero "cannot write -output-json=/nonexistent-dir/x.json" "bench: an unwritable path fails before measuring" -- \
+  "$B" -filter=SHA256_64B/ -min-time=2000 -output-json=/nonexistent-dir/x.json
+absent "round 1/" "bench: ... and nothing was measured first"
+if [ -e /dev/full ]; then
+  expect nonzero "not a regular file" "bench: -output-csv=/dev/full is an error" -- "$B" $QUICK -output-csv=/dev/full
+fi
+expect nonzero "same file" "bench: -output-csv and -output-json naming one file is an error" -- \
+  "$B" $QUICK -output-csv="$tmp/same.out" -output-json="$tmp/./same.out"
+mkdir "$tmp/lim"
+expect nonzero "cannot write -output-json=.*File too large" "bench: a file-size limit fails the write" -- \
+  sh -c 'ulimit -f 2; exec "$@" > /dev/null' sh "$B" $QUICK -output-json="$tmp/lim/r.json"
+check "bench: ... and leaves no file, whole or partial, behind" -- test -z "$(ls -A "$tmp/lim")"
+expect nonzero "not a regular file" "bench: a directory as -output-json is an error" -- "$B" $QUICK -output-json="$tmp/lim"
+
+# Listings.
+expect 0 "Usage" "bench: -help prints usage" -- "$B" -help
+"$B" -list > "$tmp/list.txt" 2>&1
+"$B" -list-impls > "$tmp/impls.tsv" 2>&1
+expect 0 "^transform	" "bench: -list-impls prints the transform registry" -- cat "$tmp/impls.tsv"
+expect 0 "_1M/" "bench: -list names the benchmarks" -- cat "$tmp/list.txt"
+expect 0 "." "bench: -list with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list
+absent "not run: not run" "bench: -list says 'not run' once"
+expect 0 "." "bench: -list-impls with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list-impls
+
+# A full sanity run with every output format.
+expect 0 "| Impl | median | spread |" "bench: -sanity-check prints the tables" -- \
+  "$B" -sanity-check -output-csv="$tmp/b.csv" -output-json="$tmp/b.json"
+expect 0 "_1M/" "bench: CSV written" -- cat "$tmp/b.csv"
 expect 0 '"results"' "bench: JSON written" -- cat "$tmp/b.json"
-if command -v python3 >/dev/null; then
-  expect 0 "json ok" "bench: JSON parses" -- python3 -c "import json,sys; json.load(open(sys.argv[1])); print('json ok')" "$tmp/b.json"
-  if [ -n "${TOP_SRCDIR:-}" ]; then
-    # check-order.py: consistent timings pass; basic made 10x faster contradicts every other row.
-    python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-rank = {'shani': 1, 'rorx_x8ms': 2, 'rorx': 3, 'avx': 4, 'sse4': 5, 'basic': 6}
-for r in d['results']:
-    if 'avg_ns' in r: r['avg_ns'] = 100.0 * rank.get(r['impl'], 7)
-json.dump(d, open(sys.argv[2], 'w'))
-for r in d['results']:
-    if r.get('impl') == 'basic' and 'avg_ns' in r: r['avg_ns'] = 1.0
-json.dump(d, open(sys.argv[3], 'w'))
-# A contradiction needs a second transform besides basic (not in portable-only builds).
-open(sys.argv[4], 'w').write(str(sum(1 for r in d['results'] if r.get('impl') == 'sse4' and 'avg_ns' in r)))
-" "$tmp/b.json" "$tmp/good.json" "$tmp/bad.json" "$tmp/sse4-rows"
-    expect 0 "consistent with this machine" "check-order.py: a consistent run passes" -- python3 "$TOP_SRCDIR/contrib/check-order.py" "$tmp/good.json"
-    if [ "$(cat "$tmp/sse4-rows")" != 0 ]; then
-      expect nonzero "registry prefers sse4 over basic" "check-order.py: a contradicting run is flagged" -- python3 "$TOP_SRCDIR/contrib/check-order.py" "$tmp/bad.json"
-    else
-      echo "skip - check-order.py contradiction case: no sse4 row in this build (portable only)"
-    fi
+# Every feature hidden: all but the portable rows are "not run", saying why once.
+expect 0 "not run: CPU lacks" "bench: hidden features give not-run rows with the registry's reason" -- \
+  env SHA256BENCH_HIDE_FEATURES=all "$B" $QUICK -output-json="$tmp/hidden.json"
+absent "not run: not" "bench: ... and the table says 'not run' once"
+
+if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
+  C="$TOP_SRCDIR/src/test/bench_output_check.py"
+  expect 0 "impls ok" "bench: -list-impls rows are well formed; -list and AutoDetect follow them" -- python3 "$C" impls "$tmp/impls.tsv" "$tmp/list.txt"
+  env SHA256BENCH_HIDE_FEATURES=all "$B" -list > "$tmp/list0.txt" 2>&1
+  env SHA256BENCH_HIDE_FEATURES=all "$B" -list-impls > "$tmp/impls0.tsv" 2>&1
+  expect 0 "impls ok" "bench: ... also with every feature hidden" -- python3 "$C" impls "$tmp/impls0.tsv" "$tmp/list0.txt"
+  expect 0 "json ok" "bench: sanity JSON follows the schema" -- python3 "$C" json "$tmp/b.json" --rounds=1 --mode=sanity-check
+  expect 0 "csv ok" "bench: CSV holds the JSON's rows" -- python3 "$C" csv "$tmp/b.csv" "$tmp/b.json"
+  expect 0 "json ok" "bench: not-run rows carry one reason, no numbers" -- python3 "$C" json "$tmp/hidden.json"
+  "$B" -filter=SHA256_64B/ -rounds=3 -min-time=30 -output-json="$tmp/m.json" -output-csv="$tmp/m.csv" > /dev/null 2>&1
+  expect 0 "json ok" "bench: measured JSON: every round's sample; median-derived MB/s, cycles, speed%" -- \
+    python3 "$C" json "$tmp/m.json" --rounds=3 --mode=measured
+  expect 0 "csv ok" "bench: measured CSV holds the JSON's rows" -- python3 "$C" csv "$tmp/m.csv" "$tmp/m.json"
+  # The environment may hold bytes that are not UTF-8; the JSON stays valid.
+  env OPENSSL_ia32cap="$(printf '\377\376x')" "$B" $QUICK -output-json="$tmp/u.json" > /dev/null 2>&1
+  expect 0 "json ok" "bench: JSON is valid UTF-8 with a non-UTF-8 OPENSSL_ia32cap" -- python3 "$C" json "$tmp/u.json"
+  # check-order.py: consistent timings pass; the baseline made 10x faster contradicts every other row.
+  expect 0 "fixtures ok" "check-order.py fixtures from the registry" -- \
+    python3 "$C" order-fixtures "$tmp/b.json" "$tmp/good.json" "$tmp/bad.json" "$tmp/order-info"
+  expect 0 "consistent with this machine" "check-order.py: a consistent run passes" -- python3 "$TOP_SRCDIR/contrib/check-order.py" "$tmp/good.json"
+  read -r base others < "$tmp/order-info"
+  if [ "$others" -gt 0 ]; then
+    expect nonzero "registry prefers .* over $base" "check-order.py: a contradicting run is flagged" -- python3 "$TOP_SRCDIR/contrib/check-order.py" "$tmp/bad.json"
+  else
+    echo "skip - check-order.py contradiction case: no transform besides $base ran in this build (portable only)"
   fi
 fi
 

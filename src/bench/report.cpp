@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+#include <bench/report.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace benchmark {
+namespace {
+
+std::string FormatNs(double ns)
+{
+    char buf[32];
+    if (ns >= 1e6) std::snprintf(buf, sizeof(buf), "%.3f ms", ns / 1e6);
+    else if (ns >= 1e3) std::snprintf(buf, sizeof(buf), "%.2f us", ns / 1e3);
+    else std::snprintf(buf, sizeof(buf), "%.1f ns", ns);
+    return buf;
+}
+
+std::string Fixed(double v, int digits)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
+    return buf;
+}
+
+// JSON numbers with the digits that mean something (shortest repr after rounding).
+double Round(double v, int digits)
+{
+    const double scale = std::pow(10.0, digits);
+    return std::round(v * scale) / scale;
+}
+
+std::string Join(const std::vector<std::string>& v, const char* sep, const char* empty)
+{
+    if (v.empty()) return empty;
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+// One field of a tab-separated line: no tab or newline inside.
+std::string TsvField(const std::string& s)
+{
+    std::string o = s;
+    for (char& c : o) {
+        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+    }
+    return o;
+}
+
+// RFC 4180: every field quoted, quotes doubled.
+std::string CsvField(const std::string& s)
+{
+    std::string o = "\"";
+    for (char c : s) {
+        if (c == '"') o += '"';
+        o += c;
+    }
+    return o + "\"";
+}
+
+} // namespace
+
+void WriteMarkdownHeader(std::FILE* f, const RunInfo& info)
+{
+    const Machine& m = info.machine;
+    std::string cpu = "CPU: " + m.cpu;
+    if (m.have_signature) {
+        cpu += " (family " + std::to_string(m.family) + ", model " + std::to_string(m.model) + ", stepping " +
+               std::to_string(m.stepping) + ")";
+    }
+    std::fprintf(f, "%s\n", cpu.c_str());
+    std::fprintf(f, "CPU features: %s", Join(m.features, " ", "none").c_str());
+    if (m.features != m.features_detected) {
+        std::fprintf(f, " (detected: %s; the rest hidden by SHA256BENCH_HIDE_FEATURES)",
+                     Join(m.features_detected, " ", "none").c_str());
+    }
+    std::fprintf(f, "\n");
+    std::fprintf(f, "Compiler: %s (%s); flags: %s %s\n", info.build.compiler.c_str(), info.build.compiler_version.c_str(),
+                 info.build.cppflags.c_str(), info.build.cxxflags.c_str());
+    std::fprintf(f, "Assembler: %s\n", info.build.assembler.c_str());
+    std::fprintf(f, "Commit: %s\n", info.build.commit.c_str());
+    for (const auto& n : info.notes) std::fprintf(f, "%s: %s\n", n.label.c_str(), n.text.c_str());
+    if (m.clock.core_hz > 0) {
+        std::fprintf(f, "Clock: TSC %.3f GHz; core %.3f GHz measured with a dependent-add loop (1 add = 1 core cycle); "
+                        "cycles = time x core clock (no hardware cycle counter used)\n",
+                     m.clock.tsc_hz / 1e9, m.clock.core_hz / 1e9);
+    } else {
+        std::fprintf(f, "Clock: no cycle counter on this architecture; cycles/byte not reported\n");
+    }
+    if (info.sanity_check) {
+        std::fprintf(f, "Mode: -sanity-check (each benchmark runs one op and checks its result; timings are not meaningful)\n");
+    } else {
+        std::fprintf(f, "Mode: %d interleaved rounds per table, %llu ms per benchmark (-min-time), row order rotated each "
+                        "round. median = median round; spread = every round within +-this of the median; MB/s, "
+                        "cycles/byte and speed%% from the median; best cyc/B = fastest ~20 us batch of all rounds\n",
+                     info.rounds, static_cast<unsigned long long>(info.min_time_ms));
+    }
+    std::fprintf(f, "\n");
+    std::fflush(f);
+}
+
+void WriteMarkdownTable(std::FILE* f, const TableResult& t)
+{
+    std::fprintf(f, "### %s\n\n", t.table.c_str());
+    std::fprintf(f, "| Impl | median | spread | MB/s | cycles/byte | speed%% | best cyc/B |\n");
+    std::fprintf(f, "|------|-------:|-------:|-----:|------------:|-------:|-----------:|\n");
+    for (const Result& r : t.rows) {
+        const char* impl = r.bench->impl.c_str();
+        if (!r.measured()) {
+            std::fprintf(f, "| %s | - | - | - | - | %s: %s | - |\n", impl, r.status.c_str(), r.reason.c_str());
+            continue;
+        }
+        std::fprintf(f, "| %s | %s | \xc2\xb1%s%% | %s | %s | %s | %s |%s\n", impl, FormatNs(r.median_ns).c_str(),
+                     Fixed(r.spread_pct, 1).c_str(), Fixed(r.mb_per_s, 1).c_str(),
+                     r.have_cycles ? Fixed(r.cycles_per_byte, 2).c_str() : "n/a",
+                     r.have_speed ? Fixed(r.speed_pct, 1).c_str() : "n/a",
+                     r.have_cycles ? Fixed(r.best_batch_cycles_per_byte, 2).c_str() : "n/a",
+                     r.status == "ok" ? "" : (" WRONG RESULT: " + r.reason).c_str());
+    }
+    std::fprintf(f, "\n");
+    std::fflush(f);
+}
+
+std::string CsvText(const std::vector<TableResult>& tables)
+{
+    std::string s = "table,name,impl,family,baseline,status,reason,bytes_per_op,rounds,median_ns,min_ns,max_ns,"
+                    "spread_pct,mb_per_s,cycles_per_op,cycles_per_byte,speed_pct,best_batch_cycles_per_byte,samples_ns\n";
+    for (const auto& t : tables) {
+        for (const Result& r : t.rows) {
+            const Bench& b = *r.bench;
+            s += CsvField(t.table) + "," + CsvField(b.name) + "," + CsvField(b.impl) + "," + CsvField(b.family) + "," +
+                 (b.baseline ? "true" : "false") + "," + CsvField(r.status) + "," + CsvField(r.reason) + "," +
+                 std::to_string(b.bytes_per_op) + ",";
+            if (!r.measured()) {
+                s += "0,,,,,,,,,,\n";
+                continue;
+            }
+            std::string samples;
+            for (double x : r.samples_ns) samples += (samples.empty() ? "" : " ") + Fixed(x, 3);
+            s += std::to_string(r.samples_ns.size()) + "," + Fixed(r.median_ns, 3) + "," + Fixed(r.min_ns, 3) + "," +
+                 Fixed(r.max_ns, 3) + "," + Fixed(r.spread_pct, 2) + "," + Fixed(r.mb_per_s, 3) + "," +
+                 (r.have_cycles ? Fixed(r.cycles_per_op, 1) : "") + "," +
+                 (r.have_cycles ? Fixed(r.cycles_per_byte, 4) : "") + "," +
+                 (r.have_speed ? Fixed(r.speed_pct, 2) : "") + "," +
+                 (r.have_cycles ? Fixed(r.best_batch_cycles_per_byte, 4) : "") + "," + CsvField(samples) + "\n";
+        }
+    }
+    return s;
+}
+
+std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables)
+{
+    using Json = nlohmann::ordered_json;
+    const Machine& m = info.machine;
+    Json j;
+    j["schema"] = "sha256bench-results";
+    j["version"] = 1;
+    j["mode"] = info.sanity_check ? "sanity-check" : "measured";
+    j["date"] = info.date;
+    j["commit"] = info.build.commit;
+
+    Json machine;
+    machine["arch"] = m.arch;
+    machine["cpu"] = m.cpu;
+    machine["family"] = m.have_signature ? Json(m.family) : Json(nullptr);
+    machine["model"] = m.have_signature ? Json(m.model) : Json(nullptr);
+    machine["stepping"] = m.have_signature ? Json(m.stepping) : Json(nullptr);
+    machine["features"] = m.features;
+    machine["features_detected"] = m.features_detected;
+    machine["core_ghz"] = m.clock.core_hz > 0 ? Json(Round(m.clock.core_hz / 1e9, 4)) : Json(nullptr);
+    machine["tsc_ghz"] = m.clock.tsc_hz > 0 ? Json(Round(m.clock.tsc_hz / 1e9, 4)) : Json(nullptr);
+    machine["clock_method"] = m.clock_method;
+    j["machine"] = machine;
+
+    Json build;
+    build["compiler"] = info.build.compiler;
+    build["compiler_version"] = info.build.compiler_version;
+    build["cxxflags"] = info.build.cxxflags;
+    build["cppflags"] = info.build.cppflags;
+    build["assembler"] = info.build.assembler;
+    Json notes = Json::array();
+    for (const auto& n : info.notes) {
+        if (!n.build_key.empty()) build[n.build_key] = n.text;
+        notes.push_back(n.label + ": " + n.text);
+    }
+    j["build"] = build;
+    j["notes"] = notes;
+
+    Json options;
+    options["filter"] = info.filter;
+    options["min_time_ms"] = info.min_time_ms;
+    options["rounds"] = info.rounds;
+    j["options"] = options;
+
+    Json impls = Json::array();
+    for (const auto& i : info.impls) {
+        impls.push_back({{"family", i.family}, {"name", i.name}, {"needs", i.needs}, {"built", i.built},
+                         {"supported", i.supported}, {"selected", i.selected}, {"why_not", i.why_not},
+                         {"technique", i.technique}});
+    }
+    j["implementations"] = impls;
+
+    Json results = Json::array();
+    for (const auto& t : tables) {
+        for (const Result& r : t.rows) {
+            const Bench& b = *r.bench;
+            Json row;
+            row["table"] = t.table;
+            row["name"] = b.name;
+            row["impl"] = b.impl;
+            row["family"] = b.family;
+            row["baseline"] = b.baseline;
+            row["status"] = r.status;
+            row["reason"] = r.reason;
+            row["bytes_per_op"] = b.bytes_per_op;
+            if (r.measured()) {
+                Json samples = Json::array();
+                for (double x : r.samples_ns) samples.push_back(Round(x, 3));
+                row["samples_ns"] = samples;
+                row["median_ns"] = Round(r.median_ns, 3);
+                row["min_ns"] = Round(r.min_ns, 3);
+                row["max_ns"] = Round(r.max_ns, 3);
+                row["spread_pct"] = Round(r.spread_pct, 3);
+                row["mb_per_s"] = Round(r.mb_per_s, 3);
+                row["cycles_per_byte"] = r.have_cycles ? Json(Round(r.cycles_per_byte, 4)) : Json(nullptr);
+                row["cycles_per_op"] = r.have_cycles ? Json(Round(r.cycles_per_op, 1)) : Json(nullptr);
+                row["speed_pct"] = r.have_speed ? Json(Round(r.speed_pct, 3)) : Json(nullptr);
+                row["best_batch_cycles_per_byte"] =
+                    r.have_cycles ? Json(Round(r.best_batch_cycles_per_byte, 4)) : Json(nullptr);
+            }
+            results.push_back(row);
+        }
+    }
+    j["results"] = results;
+    // Invalid UTF-8 (none is expected: Printable() escapes environment text) becomes U+FFFD, never a broken file.
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string ImplListText(const std::vector<ImplRow>& impls)
+{
+    std::string s;
+    for (const auto& i : impls) {
+        s += TsvField(i.family) + "\t" + TsvField(i.name) + "\t" + TsvField(Join(i.needs, ",", "none")) + "\t" +
+             (i.built ? "yes" : "no") + "\t" + (i.supported ? "yes" : "no") + "\t" + (i.selected ? "yes" : "no") +
+             "\t" + (i.why_not.empty() ? "-" : TsvField(i.why_not)) + "\t" + TsvField(i.technique) + "\n";
+    }
+    return s;
+}
+
+} // namespace benchmark

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks bench_bitcoin's machine-readable output for src/test/cli-tests.sh.
+
+    bench_output_check.py json FILE [--rounds=N] [--mode=M]   the JSON follows doc/benchmarking.md's schema
+    bench_output_check.py csv CSV JSON                        the CSV holds the JSON's results, row for row
+    bench_output_check.py impls IMPLS_TSV LIST_TXT            -list-impls is well formed and -list follows it
+    bench_output_check.py order-fixtures JSON GOOD BAD INFO   measured-looking copies for check-order.py
+
+Prints one "ok" line, or the first problem and exits 1. Nothing here names a
+transform: every expectation is derived from the file's own registry rows."""
+import csv
+import json
+import math
+import sys
+
+
+class Bad(Exception):
+    pass
+
+
+def need(cond, what):
+    if not cond:
+        raise Bad(what)
+
+
+def load_json(path):
+    # Strict UTF-8: a byte sequence that is not UTF-8 is an error here.
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Bad(f"{path} is not valid UTF-8: {e}")
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise Bad(f"{path} is not valid JSON: {e}")
+
+
+def close(a, b, rel=2e-3, abs_=1e-2):
+    return abs(a - b) <= max(abs_, rel * max(abs(a), abs(b)))
+
+
+def number(row, key):
+    v = row.get(key)
+    need(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+         f"{row.get('name')}: {key} is {v!r}, expected a number")
+    return v
+
+
+def check_json(path, rounds=None, mode=None):
+    d = load_json(path)
+    need(isinstance(d, dict), "top level is not an object")
+    need(d.get("schema") == "sha256bench-results" and d.get("version") == 1, "schema/version missing or wrong")
+    need(d.get("mode") in ("measured", "sanity-check"), f"mode {d.get('mode')!r}")
+    if mode:
+        need(d["mode"] == mode, f"mode {d['mode']!r}, expected {mode!r}")
+    for key in ("date", "commit"):
+        need(isinstance(d.get(key), str) and d[key], f"{key} missing")
+    m = d.get("machine", {})
+    for key in ("arch", "cpu", "clock_method"):
+        need(isinstance(m.get(key), str), f"machine.{key} missing")
+    for key in ("family", "model", "stepping", "core_ghz", "tsc_ghz"):
+        need(key in m, f"machine.{key} missing")
+    if m["arch"] == "x86_64":
+        for key in ("family", "model", "stepping"):
+            need(isinstance(m[key], int), f"machine.{key} is {m[key]!r} on x86_64")
+    need(isinstance(m.get("features"), list), "machine.features is not a list")
+    b = d.get("build", {})
+    for key in ("compiler", "cxxflags", "cppflags", "assembler", "openssl"):
+        need(isinstance(b.get(key), str), f"build.{key} missing")
+    o = d.get("options", {})
+    for key in ("filter", "min_time_ms", "rounds"):
+        need(key in o, f"options.{key} missing")
+    if rounds is not None:
+        need(o["rounds"] == rounds, f"options.rounds {o['rounds']}, expected {rounds}")
+    impls = d.get("implementations")
+    need(isinstance(impls, list) and impls, "implementations missing or empty")
+    for i in impls:
+        for key in ("family", "name", "why_not", "technique"):
+            need(isinstance(i.get(key), str), f"implementations: {key} missing in {i}")
+        for key in ("built", "supported", "selected"):
+            need(isinstance(i.get(key), bool), f"implementations: {key} not a boolean in {i}")
+        need(isinstance(i.get("needs"), list), f"implementations: needs not a list in {i}")
+        need((i["why_not"] == "") == i["supported"], f"{i['name']}: why_not must be empty exactly when supported")
+    why_not = {(i["family"], i["name"]): i["why_not"] for i in impls}
+    results = d.get("results")
+    need(isinstance(results, list) and results, "results missing or empty")
+    numeric = ("median_ns", "min_ns", "max_ns", "spread_pct", "mb_per_s")
+    tables = {}
+    for r in results:
+        for key in ("table", "name", "impl", "family", "status", "reason"):
+            need(isinstance(r.get(key), str), f"results: {key} missing in {r}")
+        need(isinstance(r.get("baseline"), bool), f"{r['name']}: baseline not a boolean")
+        need(r["status"] in ("ok", "not run", "failed"), f"{r['name']}: status {r['status']!r}")
+        tables.setdefault(r["table"], []).append(r)
+        if r["status"] == "not run":
+            need(r["reason"] and not r["reason"].lower().startswith("not run"),
+                 f"{r['name']}: a not-run reason must say why, once: {r['reason']!r}")
+            need(not any(k in r for k in numeric + ("samples_ns", "speed_pct")), f"{r['name']}: not run, yet numbers")
+            if (r["family"], r["impl"]) in why_not and why_not[(r["family"], r["impl"])]:
+                need(r["reason"] == why_not[(r["family"], r["impl"])],
+                     f"{r['name']}: reason {r['reason']!r} is not the registry's {why_not[(r['family'], r['impl'])]!r}")
+            continue
+        need((r["status"] == "ok") == (r["reason"] == ""), f"{r['name']}: reason must be empty exactly when ok")
+        s = r.get("samples_ns")
+        need(isinstance(s, list) and s and all(isinstance(x, (int, float)) for x in s), f"{r['name']}: samples_ns")
+        need(len(s) == o["rounds"], f"{r['name']}: {len(s)} samples for {o['rounds']} rounds")
+        vals = {k: number(r, k) for k in numeric}
+        srt = sorted(s)
+        n = len(srt)
+        med = srt[n // 2] if n % 2 else (srt[n // 2 - 1] + srt[n // 2]) / 2
+        need(close(vals["median_ns"], med), f"{r['name']}: median_ns {vals['median_ns']} is not the samples' median {med}")
+        need(close(vals["min_ns"], srt[0]) and close(vals["max_ns"], srt[-1]), f"{r['name']}: min/max not the samples'")
+        need(close(vals["mb_per_s"], r["bytes_per_op"] / med * 1e3), f"{r['name']}: mb_per_s is not from the median")
+        if m.get("core_ghz"):
+            need(close(number(r, "cycles_per_op"), med * m["core_ghz"], rel=1e-2),
+                 f"{r['name']}: cycles_per_op is not median x core clock")
+            need(close(number(r, "cycles_per_byte"), r["cycles_per_op"] / r["bytes_per_op"], rel=1e-2),
+                 f"{r['name']}: cycles_per_byte is not cycles_per_op / bytes")
+            number(r, "best_batch_cycles_per_byte")
+    for table, rows in tables.items():
+        base = [r for r in rows if r["baseline"]]
+        need(len(base) == 1, f"{table}: {len(base)} baseline rows, expected 1")
+        if base[0]["status"] != "ok":
+            continue
+        for r in rows:
+            if "median_ns" in r:
+                need(close(number(r, "speed_pct"), base[0]["median_ns"] / r["median_ns"] * 100),
+                     f"{r['name']}: speed_pct is not the baseline's median / this median")
+    print(f"json ok: {len(results)} results, mode {d['mode']}")
+
+
+def check_csv(csv_path, json_path):
+    d = load_json(json_path)
+    with open(csv_path, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    need(rows, "empty CSV")
+    header = rows[0]
+    for key in ("table", "name", "impl", "family", "status", "reason", "median_ns", "speed_pct", "samples_ns"):
+        need(key in header, f"CSV header lacks {key}")
+    body = rows[1:]
+    need(len(body) == len(d["results"]), f"CSV has {len(body)} rows, JSON {len(d['results'])} results")
+    for line, (c, j) in enumerate(zip(body, d["results"]), 2):
+        need(len(c) == len(header), f"CSV line {line}: {len(c)} fields, header has {len(header)}")
+        c = dict(zip(header, c))
+        for key in ("table", "name", "impl", "family", "status", "reason"):
+            need(c[key] == j[key], f"CSV line {line}: {key} {c[key]!r} != JSON {j[key]!r}")
+        if "median_ns" in j:
+            need(close(float(c["median_ns"]), j["median_ns"]), f"CSV line {line}: median_ns differs from the JSON")
+            need(len(c["samples_ns"].split()) == len(j["samples_ns"]), f"CSV line {line}: samples differ")
+        else:
+            need(c["median_ns"] == "", f"CSV line {line}: not run, yet a median")
+    print(f"csv ok: {len(body)} rows")
+
+
+def check_impls(tsv_path, list_path):
+    with open(tsv_path, encoding="utf-8") as f:
+        lines = [line.rstrip("\n") for line in f]
+    need(lines, "-list-impls printed nothing")
+    with open(list_path, encoding="utf-8") as f:
+        listed = [line.split()[0] for line in f if line.strip()]
+    selected = {}
+    for n, line in enumerate(lines, 1):
+        fields = line.split("\t")
+        need(len(fields) == 8, f"-list-impls line {n}: {len(fields)} fields, expected 8: {line!r}")
+        family, name, needs, built, supported, sel, why_not, technique = fields
+        need(family and name and needs and technique, f"-list-impls line {n}: empty field")
+        need(all(v in ("yes", "no") for v in (built, supported, sel)), f"-list-impls line {n}: yes/no fields")
+        need((why_not == "-") == (supported == "yes"), f"-list-impls line {n}: why_not is '-' exactly when supported")
+        need(not (supported == "yes" and built == "no"), f"-list-impls line {n}: supported but not built")
+        if sel == "yes":
+            need(supported == "yes", f"-list-impls line {n}: selected but not supported")
+            need(family not in selected, f"-list-impls: two rows selected in family {family}")
+            selected[family] = name
+        if family == "transform":
+            need(any(b.endswith("/" + name) for b in listed), f"-list has no benchmark for transform {name}")
+        if sel == "yes":
+            # AutoDetect takes the first supported row (registry order).
+            first = next(l.split("\t")[1] for l in lines if l.split("\t")[0] == family and l.split("\t")[4] == "yes")
+            need(name == first, f"-list-impls: {name} selected, but {first} is the first supported {family} row")
+    need("transform" in selected, "-list-impls: no transform selected")
+    print(f"impls ok: {len(lines)} rows, selected {selected}")
+
+
+def order_fixtures(json_path, good_path, bad_path, info_path):
+    """GOOD: each transform row timed by its registry position (consistent);
+    BAD: the same with the baseline made 10x faster than everything."""
+    d = load_json(json_path)
+    d["mode"] = "measured"
+    order = [i["name"] for i in d["implementations"] if i["family"] == "transform"]
+    for r in d["results"]:
+        if r["status"] == "ok" and r["impl"] in order:
+            r["median_ns"] = 100.0 * (order.index(r["impl"]) + 1)
+    with open(good_path, "w", encoding="utf-8") as f:
+        json.dump(d, f)
+    base = ""
+    others = set()
+    for r in d["results"]:
+        if r["status"] != "ok" or r["impl"] not in order:
+            continue
+        if r["baseline"]:
+            r["median_ns"] = 1.0
+            base = r["impl"]
+        else:
+            others.add(r["impl"])
+    with open(bad_path, "w", encoding="utf-8") as f:
+        json.dump(d, f)
+    # For the caller: the baseline's name and how many other transforms ran.
+    with open(info_path, "w", encoding="utf-8") as f:
+        f.write(f"{base} {len(others)}\n")
+    print("fixtures ok")
+
+
+def main(argv):
+    try:
+        if len(argv) >= 2 and argv[0] == "json":
+            opts = dict(a[2:].split("=", 1) for a in argv[2:])
+            check_json(argv[1], int(opts["rounds"]) if "rounds" in opts else None, opts.get("mode"))
+        elif len(argv) == 3 and argv[0] == "csv":
+            check_csv(argv[1], argv[2])
+        elif len(argv) == 3 and argv[0] == "impls":
+            check_impls(argv[1], argv[2])
+        elif len(argv) == 5 and argv[0] == "order-fixtures":
+            order_fixtures(*argv[1:])
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+    except (Bad, OSError, KeyError, ValueError) as e:
+        print(f"bench_output_check.py: {type(e).__name__ if not isinstance(e, Bad) else 'FAIL'}: {e}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
