@@ -76,8 +76,12 @@ void WriteMarkdownHeader(std::FILE* f, const RunInfo& info)
                      Join(m.features_detected, " ", "none").c_str());
     }
     std::fprintf(f, "\n");
-    std::fprintf(f, "Compiler: %s (%s); flags: %s %s\n", info.build.compiler.c_str(), info.build.compiler_version.c_str(),
-                 info.build.cppflags.c_str(), info.build.cxxflags.c_str());
+    std::vector<std::string> flags;
+    for (const auto& fl : {info.build.cppflags, info.build.cxxflags}) {
+        if (!fl.empty()) flags.push_back(fl);
+    }
+    std::fprintf(f, "Compiler: %s (%s); flags: %s\n", info.build.compiler.c_str(), info.build.compiler_version.c_str(),
+                 Join(flags, " ", "(none)").c_str());
     std::fprintf(f, "Assembler: %s\n", info.build.assembler.c_str());
     std::fprintf(f, "Commit: %s\n", info.build.commit.c_str());
     for (const auto& n : info.notes) std::fprintf(f, "%s: %s\n", n.label.c_str(), n.text.c_str());
