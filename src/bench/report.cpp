@@ -86,7 +86,7 @@ void WriteMarkdownHeader(std::FILE* f, const RunInfo& info)
     std::fprintf(f, "Commit: %s\n", info.build.commit.c_str());
     for (const auto& n : info.notes) std::fprintf(f, "%s: %s\n", n.label.c_str(), n.text.c_str());
     if (m.clock.core_hz > 0) {
-        std::fprintf(f, "Clock: TSC %.3f GHz; core %.3f GHz measured with a dependent-add loop (1 add = 1 core cycle); "
+        std::fprintf(f, "Clock: TSC %.3f GHz; core %.3f GHz measured with a dependent register-add loop (1 add = 1 core cycle); "
                         "cycles = time x core clock (no hardware cycle counter used)\n",
                      m.clock.tsc_hz / 1e9, m.clock.core_hz / 1e9);
     } else {
