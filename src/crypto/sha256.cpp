@@ -75,11 +75,11 @@ std::string NotBuiltReason()
 #endif
 }
 
-const char* g_current = "basic";
+std::atomic<const char*> g_current{"basic"};
 
 } // namespace
 
-TransformFn Transform = TransformBasic;
+std::atomic<TransformFn> Transform{TransformBasic};
 
 std::vector<Implementation> Implementations()
 {
@@ -107,12 +107,12 @@ bool SetImplementation(const std::string& name)
 {
     const Entry* e = Find(name);
     if (!e || !Runnable(*e)) return false;
-    Transform = e->fn;
-    g_current = e->name;
+    Transform.store(e->fn);
+    g_current.store(e->name);
     return true;
 }
 
-std::string CurrentImplementation() { return g_current; }
+std::string CurrentImplementation() { return g_current.load(); }
 
 bool SelfTest(TransformFn fn)
 {
@@ -164,13 +164,13 @@ std::string AutoDetect()
     if (pick < 0) {
         // Even the portable transform failed: keep it (nothing better exists) but say so.
         std::fprintf(stderr, "sha256: no transform passed its self-test; using basic\n");
-        Transform = TransformBasic;
-        g_current = "basic";
-    } else {
-        Transform = candidates[pick].fn;
-        g_current = candidates[pick].name;
+        Transform.store(TransformBasic);
+        g_current.store("basic");
+        return "basic";
     }
-    return g_current;
+    Transform.store(candidates[pick].fn);
+    g_current.store(candidates[pick].name);
+    return candidates[pick].name;
 }
 
 } // namespace sha256
@@ -181,6 +181,16 @@ CSHA256::CSHA256() { Reset(); }
 
 CSHA256& CSHA256::Write(const unsigned char* data, size_t len)
 {
+    // Callers may pass an empty span as (nullptr, 0); memcpy must not see it.
+    if (len == 0) return *this;
+    // One load per call: a concurrent SetImplementation() affects later calls only.
+    const sha256::TransformFn transform = sha256::Transform.load(std::memory_order_relaxed);
+    WriteWith(transform, data, len);
+    return *this;
+}
+
+void CSHA256::WriteWith(sha256::TransformFn transform, const unsigned char* data, size_t len)
+{
     size_t fill = bytes % 64;
     bytes += len;
     if (fill) {
@@ -188,18 +198,17 @@ CSHA256& CSHA256::Write(const unsigned char* data, size_t len)
         std::memcpy(buf + fill, data, take);
         data += take;
         len -= take;
-        if (fill + take < 64) return *this;
-        sha256::Transform(s, buf, 1);
+        if (fill + take < 64) return;
+        transform(s, buf, 1);
     }
     // Every whole block in one call, straight from the caller's memory.
     if (len >= 64) {
         const size_t blocks = len / 64;
-        sha256::Transform(s, data, blocks);
+        transform(s, data, blocks);
         data += blocks * 64;
         len -= blocks * 64;
     }
     if (len) std::memcpy(buf, data, len);
-    return *this;
 }
 
 void CSHA256::Finalize(unsigned char hash[OUTPUT_SIZE])
@@ -207,8 +216,9 @@ void CSHA256::Finalize(unsigned char hash[OUTPUT_SIZE])
     static const unsigned char pad[64] = {0x80};
     unsigned char sizedesc[8];
     WriteBE64(sizedesc, bytes << 3);
-    Write(pad, 1 + ((119 - (bytes % 64)) % 64));
-    Write(sizedesc, 8);
+    const sha256::TransformFn transform = sha256::Transform.load(std::memory_order_relaxed);
+    WriteWith(transform, pad, 1 + ((119 - (bytes % 64)) % 64));
+    WriteWith(transform, sizedesc, 8);
     for (int i = 0; i < 8; ++i) WriteBE32(hash + 4 * i, s[i]);
 }
 

@@ -2,10 +2,16 @@
 #ifndef SHA256BENCH_CRYPTO_SHA256_H
 #define SHA256BENCH_CRYPTO_SHA256_H
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+namespace sha256 {
+/** Compress `blocks` consecutive 64-byte blocks at `chunk` (any alignment) into state `s`. */
+using TransformFn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
+} // namespace sha256
 
 /** A hasher for SHA-256. */
 class CSHA256
@@ -22,15 +28,21 @@ private:
     uint32_t s[8];
     unsigned char buf[64];
     uint64_t bytes{0};
+
+    void WriteWith(sha256::TransformFn transform, const unsigned char* data, size_t len);
 };
 
 namespace sha256 {
 
-/** Compress `blocks` consecutive 64-byte blocks at `chunk` (any alignment) into state `s`. */
-using TransformFn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
 
-/** The transform CSHA256 uses. Set it with SetImplementation() or AutoDetect(). */
-extern TransformFn Transform;
+/** The transform CSHA256 uses. Set it with SetImplementation() or AutoDetect().
+ *
+ * Switching is safe while other threads hash: the pointer is atomic, and each
+ * CSHA256::Write() / Finalize() call loads it once, so one call never mixes two
+ * transforms (all of them compute the same function, so a hash whose calls see
+ * different transforms is still correct). A plain atomic load costs nothing
+ * extra on x86-64. */
+extern std::atomic<TransformFn> Transform;
 
 /** One row of the transform registry, as the tests, the bench and `bench_bitcoin -list` see it. */
 struct Implementation {

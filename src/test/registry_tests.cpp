@@ -49,17 +49,17 @@ BOOST_AUTO_TEST_CASE(set_implementation_refuses_unknown_and_unsupported)
     BOOST_CHECK(!sha256::SetImplementation(""));
     BOOST_CHECK(!sha256::SetImplementation("BASIC"));
     BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), "basic");
-    BOOST_CHECK(sha256::Transform == &sha256::TransformBasic);
+    BOOST_CHECK(sha256::Transform.load() == &sha256::TransformBasic);
     for (const auto& impl : sha256::Implementations()) {
         BOOST_REQUIRE(sha256::SetImplementation("basic"));
         BOOST_CHECK_EQUAL(sha256::SetImplementation(impl.name), impl.supported);
         if (impl.supported) {
             BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), impl.name);
-            BOOST_CHECK(sha256::Transform == impl.fn);
+            BOOST_CHECK(sha256::Transform.load() == impl.fn);
         } else {
             // Never switched to a transform the CPU cannot run.
             BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), "basic");
-            BOOST_CHECK(sha256::Transform == &sha256::TransformBasic);
+            BOOST_CHECK(sha256::Transform.load() == &sha256::TransformBasic);
         }
     }
 }

@@ -211,4 +211,22 @@ BOOST_AUTO_TEST_CASE(every_offset_0_to_63)
     LogSkipped();
 }
 
+BOOST_AUTO_TEST_CASE(empty_writes_accept_a_null_pointer)
+{
+    // An empty span may arrive as (nullptr, 0), before, between and after real data;
+    // the UBSan build would flag memcpy(…, nullptr, 0).
+    const unsigned char abc[3] = {'a', 'b', 'c'};
+    for (const auto& impl : test::RunnableTransforms()) {
+        test::ScopedTransform use(impl.name);
+        CSHA256 h;
+        h.Write(nullptr, 0).Write(abc, 1).Write(nullptr, 0).Write(abc + 1, 2).Write(nullptr, 0);
+        test::Digest got;
+        h.Finalize(got.data());
+        BOOST_CHECK_MESSAGE(got == test::ReferenceSha256(abc, 3), impl.name);
+        CSHA256 empty;
+        empty.Write(nullptr, 0).Finalize(got.data());
+        BOOST_CHECK_MESSAGE(got == test::ReferenceSha256(abc, 0), impl.name);
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
