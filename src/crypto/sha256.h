@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SHA-256 (FIPS 180-4) over a switchable block transform.
 #ifndef SHA256BENCH_CRYPTO_SHA256_H
 #define SHA256BENCH_CRYPTO_SHA256_H
@@ -54,6 +55,7 @@ struct Implementation {
     bool supported;        //!< built and this CPU has what it needs
     std::string why_not;   //!< empty when supported, otherwise the reason
     TransformFn fn;        //!< nullptr when not built
+    size_t max_path_blocks; //!< block count from which its last code path is taken (1: one path)
 };
 
 /** Every transform known to the project, fastest-first (the order AutoDetect prefers). */
@@ -70,15 +72,6 @@ std::string CurrentImplementation();
 
 /** Check a transform on fixed, misaligned inputs with known digests. */
 bool SelfTest(TransformFn fn);
-
-namespace detail {
-struct Candidate {
-    const char* name;
-    TransformFn fn;
-};
-/** Index of the first candidate that passes SelfTest (reporting each failure on stderr), or -1. */
-int FirstPassing(const std::vector<Candidate>& candidates);
-} // namespace detail
 
 /** The portable transform (always built). */
 void TransformBasic(uint32_t* s, const unsigned char* chunk, size_t blocks);

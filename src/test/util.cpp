@@ -59,6 +59,8 @@ std::vector<unsigned char> Rng::Bytes(size_t n)
     return v;
 }
 
+std::string PortableTransform() { return sha256::Implementations().back().name; }
+
 ScopedTransform::ScopedTransform(const std::string& name) : previous(sha256::CurrentImplementation())
 {
     if (!sha256::SetImplementation(name)) throw std::runtime_error("cannot select transform " + name);

@@ -17,6 +17,9 @@ using Digest = std::array<unsigned char, CSHA256::OUTPUT_SIZE>;
 //! Transforms built and supported on this CPU. The first call logs which were skipped and why.
 const std::vector<sha256::Implementation>& RunnableTransforms();
 
+//! Name of the portable transform: the registry's last row, which needs no CPU feature.
+std::string PortableTransform();
+
 //! "rorx (CPU lacks avx2 bmi2); ..." or "none".
 std::string SkippedTransforms();
 

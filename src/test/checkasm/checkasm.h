@@ -9,6 +9,8 @@
 #ifndef SHA256BENCH_TEST_CHECKASM_CHECKASM_H
 #define SHA256BENCH_TEST_CHECKASM_CHECKASM_H
 
+#include <crypto/sha256.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,7 +18,7 @@
 
 namespace checkasm {
 
-using Fn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
+using Fn = sha256::TransformFn;
 
 struct Result {
     bool ok() const { return failures.empty(); }
