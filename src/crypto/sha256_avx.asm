@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; sha256_avx.asm -- SHA-256 transform for AVX1 CPUs (VEX, xmm only).
 ;
 ;     void sha256_avx_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);

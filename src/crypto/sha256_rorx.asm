@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; sha256_rorx.asm -- SHA-256 transform for AVX2 + BMI2 CPUs.
 ;
 ;     void sha256_rorx_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);

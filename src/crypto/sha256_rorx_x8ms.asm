@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; sha256_rorx_x8ms_transform: SHA-256 compression for AVX2 + BMI2.
 ;
 ; Eight blocks at a time: their message schedules are computed together, one

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; sha256_shani.asm -- SHA-256 transform using the Intel SHA extensions
 ; (sha256rnds2 / sha256msg1 / sha256msg2), legacy SSE encodings only.
 ;

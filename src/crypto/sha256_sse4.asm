@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; sha256_sse4.asm -- SHA-256 transform for SSSE3-class CPUs (no VEX).
 ;
 ;     void sha256_sse4_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Proves that every check in checkasm can fail: each deliberately broken
 // function below must be caught and named, and well-behaved ones must pass.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A textbook SHA-256 (FIPS 180-4 section 6.2, written for clarity, not speed).
 // It shares no code with src/crypto, so the tests have an independent oracle
 // for lengths and offsets the NIST files do not cover.

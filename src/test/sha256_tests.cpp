@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CSHA256 through every transform this CPU supports: NIST CAVP vectors, FIPS
 // examples, every length 0..300 and every input offset 0..63.
 #include <crypto/sha256.h>

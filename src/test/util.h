@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers shared by the test files: the transforms to run, reproducible
 // random bytes, guard-page buffers, hashing through a chosen transform.
 #ifndef SHA256BENCH_TEST_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // checkasm trampoline: see checkasm.h. The idea (canaries in callee-saved
 // registers and above the return address, checked after the call) follows
 // dav1d/FFmpeg checkasm; the code is written for this project.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // checkasm: call a SHA-256 transform through a trampoline that checks the
 // System V AMD64 calling convention from the outside, so that an assembly
 // transform which breaks the ABI fails a test instead of corrupting whatever

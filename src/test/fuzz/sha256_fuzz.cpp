@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: arbitrary bytes, split points and input offsets through
 // every transform this CPU supports, compared with the portable transform.
 //   ./configure CXX=clang++ --enable-fuzz --with-sanitizers=address,undefined
