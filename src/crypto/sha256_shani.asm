@@ -53,7 +53,7 @@
     pshufb      xmm8, BSWAP
 %endmacro
 
-TRANSFORM_BEGIN sha256_shani_transform, 32
+TRANSFORM_BEGIN sha256_shani_transform, 32, xmm
     movdqa      BSWAP, [BSWAP32]
 
     ; a..h (host order) -> ABEF / CDGH
@@ -115,7 +115,6 @@ TRANSFORM_BEGIN sha256_shani_transform, 32
 TRANSFORM_END
 
 RODATA
-align 64
 K256:
     SHA256_K_GROUPS SHA256_K_PLAIN
 ; pshufb mask: reverse the bytes of each dword (big-endian message words)
