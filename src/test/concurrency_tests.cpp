@@ -2,8 +2,8 @@
 // Switching the transform while other threads hash: every digest stays right,
 // and ThreadSanitizer (configure --with-sanitizers=thread) sees no race.
 #include <crypto/sha256.h>
-#include <test/reference.h>
-#include <test/util.h>
+#include <test/util/reference.h>
+#include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
 

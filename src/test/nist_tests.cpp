@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The NIST vector reader accepts only complete, fully understood files with the
 // published record counts; everything else is an error naming file and line.
-#include <test/nist.h>
+#include <test/util/nist.h>
 
 #include <boost/test/unit_test.hpp>
 

@@ -3,7 +3,7 @@
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
-#include <test/util.h>
+#include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
 

@@ -2,9 +2,9 @@
 // CSHA256 through every transform this CPU supports: NIST CAVP vectors, FIPS
 // examples, every length 0..300 and every input offset 0..63.
 #include <crypto/sha256.h>
-#include <test/nist.h>
-#include <test/reference.h>
-#include <test/util.h>
+#include <test/util/nist.h>
+#include <test/util/reference.h>
+#include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
 

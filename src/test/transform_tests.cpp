@@ -5,8 +5,8 @@
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
 #include <test/checkasm/checkasm.h>
-#include <test/reference.h>
-#include <test/util.h>
+#include <test/util/reference.h>
+#include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include <test/util.h>
+#include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
 

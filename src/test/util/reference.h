@@ -2,10 +2,10 @@
 // A textbook SHA-256 (FIPS 180-4 section 6.2, written for clarity, not speed).
 // It shares no code with src/crypto, so the tests have an independent oracle
 // for lengths and offsets the NIST files do not cover.
-#ifndef SHA256BENCH_TEST_REFERENCE_H
-#define SHA256BENCH_TEST_REFERENCE_H
+#ifndef SHA256BENCH_TEST_UTIL_REFERENCE_H
+#define SHA256BENCH_TEST_UTIL_REFERENCE_H
 
-#include <test/util.h>
+#include <test/util/common.h>
 
 #include <cstdint>
 #include <vector>

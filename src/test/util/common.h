@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Helpers shared by the test files: the transforms to run, reproducible
 // random bytes, guard-page buffers, hashing through a chosen transform.
-#ifndef SHA256BENCH_TEST_UTIL_H
-#define SHA256BENCH_TEST_UTIL_H
+#ifndef SHA256BENCH_TEST_UTIL_COMMON_H
+#define SHA256BENCH_TEST_UTIL_COMMON_H
 
 #include <crypto/sha256.h>
 

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include <test/nist.h>
+#include <test/util/nist.h>
 
-#include <test/util.h>
+#if defined(HAVE_CONFIG_H)
+#include <config/sha256bench-config.h> // NIST_VECTORS_DIR, C-escaped by configure
+#endif
+#ifndef NIST_VECTORS_DIR
+#define NIST_VECTORS_DIR "" // not configured: the environment variable or nothing
+#endif
+#include <test/util/common.h>
 
 #include <cstdlib>
 #include <fstream>

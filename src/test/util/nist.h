@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reader for NIST CAVP SHA-256 response files (byte-oriented .rsp).
-#ifndef SHA256BENCH_TEST_NIST_H
-#define SHA256BENCH_TEST_NIST_H
+#ifndef SHA256BENCH_TEST_UTIL_NIST_H
+#define SHA256BENCH_TEST_UTIL_NIST_H
 
 #include <cstddef>
 #include <istream>
