@@ -128,9 +128,9 @@ BOOST_AUTO_TEST_CASE(self_test_rejects_broken_transforms)
     BOOST_CHECK(sha256::SelfTest(sha256::TransformBasic));
     BOOST_CHECK(!sha256::SelfTest(DoesNothing));
     BOOST_CHECK(!sha256::SelfTest(BrokenAfterOneBlock));
-    for (const auto& impl : test::RunnableTransforms()) {
+    test::ForEachTransform([&](const sha256::Implementation& impl) {
         BOOST_CHECK_MESSAGE(sha256::SelfTest(impl.fn), impl.name << " fails its self-test");
-    }
+    });
     // AutoDetect's choice falls through a failing candidate to the next.
     BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", BrokenAfterOneBlock}, {"portable", sha256::TransformBasic}}), 1);
     BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", DoesNothing}}), -1);
@@ -144,5 +144,8 @@ BOOST_AUTO_TEST_CASE(cpu_features_are_consistent)
     if (f & cpu::AVX2) BOOST_CHECK(f & cpu::AVX);
     BOOST_CHECK(!cpu::Brand().empty());
 }
+
+// Every per-transform test above ran every runnable registry row.
+BOOST_AUTO_TEST_CASE(per_transform_tests_follow_the_registry) { test::CheckEveryTransformRan("registry_tests"); }
 
 BOOST_AUTO_TEST_SUITE_END()

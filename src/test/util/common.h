@@ -6,6 +6,9 @@
 
 #include <crypto/sha256.h>
 
+#include <map>
+#include <set>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -17,6 +20,26 @@ using Digest = std::array<unsigned char, CSHA256::OUTPUT_SIZE>;
 
 //! Transforms built and supported on this CPU. The first call logs which were skipped and why.
 const std::vector<sha256::Implementation>& RunnableTransforms();
+
+//! Records that the current Boost test case ran transform `name`.
+void NoteRun(const std::string& name);
+
+//! The loop of a per-transform test: body(impl) for every runnable transform,
+//! each run recorded under the current Boost test case (see NoteRun).
+template <typename Body>
+void ForEachTransform(Body&& body)
+{
+    for (const auto& impl : RunnableTransforms()) {
+        body(impl);
+        NoteRun(impl.name);
+    }
+}
+
+//! For every test case of `suite` that has run so far and recorded a run,
+//! checks that it ran every runnable transform (and, built with
+//! -DSHA256_TEST_EXTRA_ROW, the extra row basic_alias); says how many it saw.
+//! A suite ends with a case that calls this.
+void CheckEveryTransformRan(const std::string& suite);
 
 //! Name of the portable transform: the registry's last row, which needs no CPU feature.
 std::string PortableTransform();
