@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <compat/cpuid.h>
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU feature detection for the SHA-256 transforms. The only place that
 // executes CPUID/XGETBV; features are read once and cached.
 #ifndef SHA256BENCH_COMPAT_CPUID_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Big-endian load/store helpers (SHA-256 is defined on big-endian words).
 #ifndef SHA256BENCH_CRYPTO_COMMON_H
 #define SHA256BENCH_CRYPTO_COMMON_H

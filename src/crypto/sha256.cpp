@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: MIT
 // CSHA256 and the one registry of SHA-256 transforms.
 #include <crypto/sha256.h>
+#include <crypto/sha256_internal.h>
 
 #include <compat/cpuid.h>
 #include <crypto/common.h>
@@ -22,13 +24,11 @@ void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t bloc
 #define SHA256_ASM(fn) nullptr
 #endif
 
-namespace {
-// Initial hash value (FIPS 180-4, 5.3.3).
-const uint32_t SHA256_IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-    0x5be0cd19};
-} // namespace
-
 namespace sha256 {
+
+const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+    0x5be0cd19};
+
 namespace {
 
 struct Entry {
@@ -36,22 +36,33 @@ struct Entry {
     uint32_t needs;
     TransformFn fn; // nullptr: not built
     const char* technique;
+    size_t max_path_blocks; // block count from which the last code path runs (1: a single path)
 };
 
 // The single source of truth for tests, bench and docs. Order is AutoDetect's
 // preference, fastest first, as measured with bench_bitcoin (doc/transforms.md).
+// Adding a transform: its own source file, one row here, one build line.
+// max_path_blocks is the block count from which a transform takes its last code
+// path; tests and SelfTest go up to the largest one plus a margin, so a new row
+// with a longer path is covered without touching them.
+// "x8ms" = eight message schedules at once: one 32-bit AVX2 lane per block.
 const Entry REGISTRY[] = {
     {"shani", cpu::SHANI | cpu::SSE41 | cpu::SSSE3, SHA256_ASM(sha256_shani_transform),
-     "Intel SHA extensions (sha256rnds2/msg1/msg2), one block at a time"},
+     "Intel SHA extensions (sha256rnds2/msg1/msg2), one block at a time", 1},
     {"rorx_x8ms", cpu::AVX2 | cpu::BMI2, SHA256_ASM(sha256_rorx_x8ms_transform),
-     "AVX2 schedule of eight blocks at once (one lane per block), BMI2 scalar rounds; tail via rorx"},
+     "AVX2 schedule of eight blocks at once (one lane per block), BMI2 scalar rounds; tail via rorx", 48},
     {"rorx", cpu::AVX2 | cpu::BMI2, SHA256_ASM(sha256_rorx_transform),
-     "AVX2 schedule of two blocks (one per 128-bit half), BMI2 rorx rounds, second block replays W+K"},
+     "AVX2 schedule of two blocks (one per 128-bit half), BMI2 rorx rounds, second block replays W+K", 2},
     {"avx", cpu::AVX, SHA256_ASM(sha256_avx_transform),
-     "AVX (VEX) four-word message schedule interleaved with scalar rounds"},
+     "AVX (VEX) four-word message schedule interleaved with scalar rounds", 1},
     {"sse4", cpu::SSSE3, SHA256_ASM(sha256_sse4_transform),
-     "SSSE3 four-word message schedule interleaved with scalar rounds"},
-    {"basic", 0, TransformBasic, "portable C++, schedule computed on the fly"},
+     "SSSE3 four-word message schedule interleaved with scalar rounds", 1},
+#ifdef SHA256_TEST_EXTRA_ROW
+    // Test-only: the portable transform under a second name, proving that tests,
+    // bench and scripts follow the registry with no other file touched.
+    {"basic_alias", 0, TransformBasic, "portable C++ under a second name (SHA256_TEST_EXTRA_ROW)", 1},
+#endif
+    {"basic", 0, TransformBasic, "portable C++, schedule computed on the fly", 1},
 };
 
 const Entry* Find(const std::string& name)
@@ -75,11 +86,11 @@ std::string NotBuiltReason()
 #endif
 }
 
-const char* g_current = "basic";
+std::atomic<const char*> g_current{"basic"};
 
 } // namespace
 
-TransformFn Transform = TransformBasic;
+std::atomic<TransformFn> Transform{TransformBasic};
 
 std::vector<Implementation> Implementations()
 {
@@ -93,6 +104,7 @@ std::vector<Implementation> Implementations()
         impl.built = e.fn != nullptr;
         impl.supported = Runnable(e);
         impl.fn = e.fn;
+        impl.max_path_blocks = e.max_path_blocks;
         if (!impl.built) {
             impl.why_not = NotBuiltReason();
         } else if (!impl.supported) {
@@ -107,42 +119,51 @@ bool SetImplementation(const std::string& name)
 {
     const Entry* e = Find(name);
     if (!e || !Runnable(*e)) return false;
-    Transform = e->fn;
-    g_current = e->name;
+    Transform.store(e->fn);
+    g_current.store(e->name);
     return true;
 }
 
-std::string CurrentImplementation() { return g_current; }
+std::string CurrentImplementation() { return g_current.load(); }
 
 bool SelfTest(TransformFn fn)
 {
     // A known answer for one block, then agreement with the portable transform
     // on misaligned multi-block input, with counts that reach every code path:
-    // one block, two, odd tails, and rorx_x8ms's eight-block path (>= 48 blocks).
+    // one block, two, odd tails, and every row's longest path (max_path_blocks).
     static const unsigned char abc_block[64] = {'a', 'b', 'c', 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 24};
     // FIPS 180-2 example "abc".
     static const uint32_t abc_digest[8] = {0xba7816bf, 0x8f01cfea, 0x414140de, 0x5dae2223, 0xb00361a3, 0x96177a9c,
         0xb410ff61, 0xf20015ad};
-    unsigned char buf[57 * 64 + 3];
-    std::memcpy(buf + 3, abc_block, 64); // misaligned by 3
+    const size_t max_path = detail::MaxPathBlocks();
+    std::vector<unsigned char> buf((max_path + 9) * 64 + 3);
+    std::memcpy(buf.data() + 3, abc_block, 64); // misaligned by 3
     uint32_t s[8];
-    std::memcpy(s, SHA256_IV, sizeof(s));
-    fn(s, buf + 3, 1);
+    std::memcpy(s, sha256::IV, sizeof(s));
+    fn(s, buf.data() + 3, 1);
     if (std::memcmp(s, abc_digest, sizeof(s)) != 0) return false;
 
     uint32_t x = 0x12345678;
     for (auto& c : buf) { x = x * 1103515245 + 12345; c = static_cast<unsigned char>(x >> 24); }
-    for (size_t blocks : {0, 1, 2, 3, 8, 9, 17, 57}) {
+    for (size_t blocks : {size_t{0}, size_t{1}, size_t{2}, size_t{3}, size_t{8}, size_t{9}, size_t{17}, max_path,
+                          max_path + 1, max_path + 9}) {
         uint32_t want[8], got[8];
-        std::memcpy(want, SHA256_IV, sizeof(want));
-        std::memcpy(got, SHA256_IV, sizeof(got));
-        TransformBasic(want, buf + 1, blocks);
-        fn(got, buf + 1, blocks);
+        std::memcpy(want, sha256::IV, sizeof(want));
+        std::memcpy(got, sha256::IV, sizeof(got));
+        TransformBasic(want, buf.data() + 1, blocks);
+        fn(got, buf.data() + 1, blocks);
         if (std::memcmp(want, got, sizeof(want)) != 0) return false;
     }
     return true;
+}
+
+size_t detail::MaxPathBlocks()
+{
+    size_t m = 1;
+    for (const auto& e : REGISTRY) m = e.max_path_blocks > m ? e.max_path_blocks : m;
+    return m;
 }
 
 int detail::FirstPassing(const std::vector<Candidate>& candidates)
@@ -164,13 +185,13 @@ std::string AutoDetect()
     if (pick < 0) {
         // Even the portable transform failed: keep it (nothing better exists) but say so.
         std::fprintf(stderr, "sha256: no transform passed its self-test; using basic\n");
-        Transform = TransformBasic;
-        g_current = "basic";
-    } else {
-        Transform = candidates[pick].fn;
-        g_current = candidates[pick].name;
+        Transform.store(TransformBasic);
+        g_current.store("basic");
+        return "basic";
     }
-    return g_current;
+    Transform.store(candidates[pick].fn);
+    g_current.store(candidates[pick].name);
+    return candidates[pick].name;
 }
 
 } // namespace sha256
@@ -181,6 +202,16 @@ CSHA256::CSHA256() { Reset(); }
 
 CSHA256& CSHA256::Write(const unsigned char* data, size_t len)
 {
+    // Callers may pass an empty span as (nullptr, 0); memcpy must not see it.
+    if (len == 0) return *this;
+    // One load per call: a concurrent SetImplementation() affects later calls only.
+    const sha256::TransformFn transform = sha256::Transform.load(std::memory_order_relaxed);
+    WriteWith(transform, data, len);
+    return *this;
+}
+
+void CSHA256::WriteWith(sha256::TransformFn transform, const unsigned char* data, size_t len)
+{
     size_t fill = bytes % 64;
     bytes += len;
     if (fill) {
@@ -188,18 +219,17 @@ CSHA256& CSHA256::Write(const unsigned char* data, size_t len)
         std::memcpy(buf + fill, data, take);
         data += take;
         len -= take;
-        if (fill + take < 64) return *this;
-        sha256::Transform(s, buf, 1);
+        if (fill + take < 64) return;
+        transform(s, buf, 1);
     }
     // Every whole block in one call, straight from the caller's memory.
     if (len >= 64) {
         const size_t blocks = len / 64;
-        sha256::Transform(s, data, blocks);
+        transform(s, data, blocks);
         data += blocks * 64;
         len -= blocks * 64;
     }
     if (len) std::memcpy(buf, data, len);
-    return *this;
 }
 
 void CSHA256::Finalize(unsigned char hash[OUTPUT_SIZE])
@@ -207,14 +237,15 @@ void CSHA256::Finalize(unsigned char hash[OUTPUT_SIZE])
     static const unsigned char pad[64] = {0x80};
     unsigned char sizedesc[8];
     WriteBE64(sizedesc, bytes << 3);
-    Write(pad, 1 + ((119 - (bytes % 64)) % 64));
-    Write(sizedesc, 8);
+    const sha256::TransformFn transform = sha256::Transform.load(std::memory_order_relaxed);
+    WriteWith(transform, pad, 1 + ((119 - (bytes % 64)) % 64));
+    WriteWith(transform, sizedesc, 8);
     for (int i = 0; i < 8; ++i) WriteBE32(hash + 4 * i, s[i]);
 }
 
 CSHA256& CSHA256::Reset()
 {
     bytes = 0;
-    std::memcpy(s, SHA256_IV, sizeof(s));
+    std::memcpy(s, sha256::IV, sizeof(s));
     return *this;
 }

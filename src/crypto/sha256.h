@@ -1,11 +1,18 @@
+// SPDX-License-Identifier: MIT
 // SHA-256 (FIPS 180-4) over a switchable block transform.
 #ifndef SHA256BENCH_CRYPTO_SHA256_H
 #define SHA256BENCH_CRYPTO_SHA256_H
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+namespace sha256 {
+/** Compress `blocks` consecutive 64-byte blocks at `chunk` (any alignment) into state `s`. */
+using TransformFn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
+} // namespace sha256
 
 /** A hasher for SHA-256. */
 class CSHA256
@@ -22,15 +29,21 @@ private:
     uint32_t s[8];
     unsigned char buf[64];
     uint64_t bytes{0};
+
+    void WriteWith(sha256::TransformFn transform, const unsigned char* data, size_t len);
 };
 
 namespace sha256 {
 
-/** Compress `blocks` consecutive 64-byte blocks at `chunk` (any alignment) into state `s`. */
-using TransformFn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
 
-/** The transform CSHA256 uses. Set it with SetImplementation() or AutoDetect(). */
-extern TransformFn Transform;
+/** The transform CSHA256 uses. Set it with SetImplementation() or AutoDetect().
+ *
+ * Switching is safe while other threads hash: the pointer is atomic, and each
+ * CSHA256::Write() / Finalize() call loads it once, so one call never mixes two
+ * transforms (all of them compute the same function, so a hash whose calls see
+ * different transforms is still correct). A plain atomic load costs nothing
+ * extra on x86-64. */
+extern std::atomic<TransformFn> Transform;
 
 /** One row of the transform registry, as the tests, the bench and `bench_bitcoin -list` see it. */
 struct Implementation {
@@ -42,6 +55,7 @@ struct Implementation {
     bool supported;        //!< built and this CPU has what it needs
     std::string why_not;   //!< empty when supported, otherwise the reason
     TransformFn fn;        //!< nullptr when not built
+    size_t max_path_blocks; //!< block count from which its last code path is taken (1: one path)
 };
 
 /** Every transform known to the project, fastest-first (the order AutoDetect prefers). */
@@ -58,15 +72,6 @@ std::string CurrentImplementation();
 
 /** Check a transform on fixed, misaligned inputs with known digests. */
 bool SelfTest(TransformFn fn);
-
-namespace detail {
-struct Candidate {
-    const char* name;
-    TransformFn fn;
-};
-/** Index of the first candidate that passes SelfTest (reporting each failure on stderr), or -1. */
-int FirstPassing(const std::vector<Candidate>& candidates);
-} // namespace detail
 
 /** The portable transform (always built). */
 void TransformBasic(uint32_t* s, const unsigned char* chunk, size_t blocks);

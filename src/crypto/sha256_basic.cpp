@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Portable SHA-256 transform: the 100% row every other transform is measured
 // against, and the reference the tests compare them with.
 #include <crypto/common.h>

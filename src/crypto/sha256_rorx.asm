@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; sha256_rorx.asm -- SHA-256 transform for AVX2 + BMI2 CPUs.
 ;
 ;     void sha256_rorx_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
@@ -10,10 +11,11 @@
 ; only, so nothing past the end of the input is ever read.
 ;
 ; The scalar rounds use rorx (three-operand rotate, no flags) and andn, and
-; register names rotate via macros instead of moving values.
+; register names rotate (sha256_round.inc) instead of values moving.
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
+%include "sha256_round.inc"
 
 ; Stack scratch: 16 groups x 32 bytes of W+K (low 16 bytes: first block,
 ; high 16 bytes: second block), then a few saved pointers.
@@ -24,14 +26,14 @@
 %define FRAME_BYTES (WK_BYTES + 32)
 
 ; Working variables a..h. Their names rotate every round.
-%xdefine a_ eax
-%xdefine b_ ebx
-%xdefine c_ ecx
-%xdefine d_ r8d
-%xdefine e_ edx
-%xdefine f_ r9d
-%xdefine g_ r10d
-%xdefine h_ r11d
+%xdefine A eax
+%xdefine B ebx
+%xdefine C ecx
+%xdefine D r8d
+%xdefine E edx
+%xdefine F r9d
+%xdefine G r10d
+%xdefine H r11d
 
 %define T0 r12d
 %define T1 r13d
@@ -59,59 +61,36 @@
 %define SHUF_LO ymm11
 %define SHUF_HI ymm12
 
-%macro ROTATE_STATE 0
-    %xdefine ROT_TMP_ h_
-    %xdefine h_ g_
-    %xdefine g_ f_
-    %xdefine f_ e_
-    %xdefine e_ d_
-    %xdefine d_ c_
-    %xdefine c_ b_
-    %xdefine b_ a_
-    %xdefine a_ ROT_TMP_
-    %xdefine ROT_TMP2_ AB
-    %xdefine AB BC
-    %xdefine BC ROT_TMP2_
-%endmacro
-
-%macro ROTATE_X 0
-    %xdefine ROT_TMP_ X0
-    %xdefine X0 X1
-    %xdefine X1 X2
-    %xdefine X2 X3
-    %xdefine X3 ROT_TMP_
-%endmacro
-
 ; One round; %1 = displacement of this round's W+K word from rsp + IDX.
 ; Ch(e,f,g) = (e & f) + (~e & g): the two halves never share a set bit,
 ; so each can be added to h on its own.
 ; Maj(a,b,c) = b ^ ((a ^ b) & (b ^ c)), where b ^ c is last round's a ^ b.
 %macro RND 1
-    add     h_, [rsp + IDX + (%1)]
-    andn    T0, e_, g_
-    rorx    T1, e_, 25
-    rorx    T2, e_, 11
-    add     h_, T0
-    mov     T0, f_
+    add     H, [rsp + IDX + (%1)]
+    andn    T0, E, G
+    rorx    T1, E, 25
+    rorx    T2, E, 11
+    add     H, T0
+    mov     T0, F
     xor     T1, T2
-    and     T0, e_
-    rorx    T2, e_, 6
-    add     h_, T0
+    and     T0, E
+    rorx    T2, E, 6
+    add     H, T0
     xor     T1, T2
-    mov     AB, a_
-    rorx    T0, a_, 22
-    add     h_, T1
-    rorx    T2, a_, 13
-    xor     AB, b_
-    add     d_, h_
+    mov     AB, A
+    rorx    T0, A, 22
+    add     H, T1
+    rorx    T2, A, 13
+    xor     AB, B
+    add     D, H
     xor     T0, T2
     and     BC, AB
-    rorx    T2, a_, 2
-    xor     BC, b_
+    rorx    T2, A, 2
+    xor     BC, B
     xor     T0, T2
-    add     h_, BC
-    add     h_, T0
-    ROTATE_STATE
+    add     H, BC
+    add     H, T0
+    STATE_ROTATE
 %endmacro
 
 ; The schedule for W[t..t+3] (both lanes), split into four parts so that
@@ -184,27 +163,13 @@
     RND     (%1) + 12
 %endmacro
 
+; s[] += a..h
 %macro ADD_STATE 0
     mov     rdi, [rsp + SAVE_STATE]
-    add     a_, [rdi + 0]
-    add     b_, [rdi + 4]
-    add     c_, [rdi + 8]
-    add     d_, [rdi + 12]
-    add     e_, [rdi + 16]
-    add     f_, [rdi + 20]
-    add     g_, [rdi + 24]
-    add     h_, [rdi + 28]
-    mov     [rdi + 0], a_
-    mov     [rdi + 4], b_
-    mov     [rdi + 8], c_
-    mov     [rdi + 12], d_
-    mov     [rdi + 16], e_
-    mov     [rdi + 20], f_
-    mov     [rdi + 24], g_
-    mov     [rdi + 28], h_
+    STATE_ADD rdi
 %endmacro
 
-TRANSFORM_BEGIN sha256_rorx_transform, FRAME_BYTES
+TRANSFORM_BEGIN sha256_rorx_transform, FRAME_BYTES, ymm
     mov     [rsp + SAVE_STATE], rdi
     shl     rdx, 6
     add     rdx, rsi
@@ -215,14 +180,7 @@ TRANSFORM_BEGIN sha256_rorx_transform, FRAME_BYTES
     vmovdqa SHUF_HI, [shuf_hi_mask]
     lea     KTAB, [k256x2]
 
-    mov     a_, [rdi + 0]
-    mov     b_, [rdi + 4]
-    mov     c_, [rdi + 8]
-    mov     d_, [rdi + 12]
-    mov     e_, [rdi + 16]
-    mov     f_, [rdi + 20]
-    mov     g_, [rdi + 24]
-    mov     h_, [rdi + 28]
+    STATE_LOAD rdi
 
 .two_blocks_or_one:
     mov     [rsp + SAVE_INP], rsi
@@ -263,8 +221,8 @@ TRANSFORM_BEGIN sha256_rorx_transform, FRAME_BYTES
     vmovdqa [rsp + 64], XT2
     vmovdqa [rsp + 96], XT3
 
-    mov     BC, b_
-    xor     BC, c_
+    mov     BC, B
+    xor     BC, C
     xor     IDX, IDX
 
     ; Rounds 0..47 of the first block, scheduling words 16..63 for both.
@@ -292,8 +250,8 @@ TRANSFORM_BEGIN sha256_rorx_transform, FRAME_BYTES
     jae     .done
 
     ; Second block: replay its W+K from the high halves.
-    mov     BC, b_
-    xor     BC, c_
+    mov     BC, B
+    xor     BC, C
     xor     IDX, IDX
     align 16
 .second_loop:
@@ -313,10 +271,9 @@ TRANSFORM_BEGIN sha256_rorx_transform, FRAME_BYTES
     jb      .two_blocks_or_one
 
 .done:
-    TRANSFORM_END_VZEROUPPER
+    TRANSFORM_END
 
 RODATA
-align 64
 ; K, each group of four repeated for the second lane.
 k256x2:
     SHA256_K_GROUPS SHA256_K_TWICE

@@ -1,4 +1,6 @@
+; SPDX-License-Identifier: MIT
 ; sha256_rorx_x8ms_transform: SHA-256 compression for AVX2 + BMI2.
+; "x8ms" = eight message schedules: one per block, computed together.
 ;
 ; Eight blocks at a time: their message schedules are computed together, one
 ; 32-bit lane per block, and W+K is left on the stack as 64 rows of 32 bytes
@@ -15,6 +17,7 @@
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
+%include "sha256_round.inc"
 
 extern sha256_rorx_transform
 
@@ -140,24 +143,11 @@ extern sha256_rorx_transform
 %xdefine H r11d
 %xdefine Y0 r12d
 %xdefine Y1 r13d
-%xdefine Y2 r14d
 %xdefine Y3 r15d
-%xdefine MB edi                 ; b^c carried over: next round's b^c is this round's a^b
-
-%macro ROTATE 0
-%xdefine %%t H
-%xdefine H G
-%xdefine G F
-%xdefine F E
-%xdefine E D
-%xdefine D C
-%xdefine C B
-%xdefine B A
-%xdefine A %%t
-%xdefine %%t MB
-%xdefine MB Y2
-%xdefine Y2 %%t
-%endmacro
+; Maj's carry (sha256_round.inc): a round leaves a ^ b in AB and consumes
+; b ^ c from BC; AB is free for other use until a ^ b is computed.
+%xdefine AB r14d
+%xdefine BC edi
 
 ; rbp points at this block's column of the W+K table.
 ; Ch(e,f,g) = (e & f) + (~e & g): the halves share no set bit, so both go
@@ -172,33 +162,33 @@ extern sha256_rorx_transform
     xor         Y0, Y1
     mov         Y1, F
     and         Y1, E
-    rorx        Y2, E, 6
+    rorx        AB, E, 6                        ; AB as a temporary
     add         H, Y3
     add         H, Y1
-    xor         Y0, Y2                          ; Sigma1(e)
+    xor         Y0, AB                          ; Sigma1(e)
     rorx        Y3, A, 22
     rorx        Y1, A, 13
-    mov         Y2, A
-    xor         Y2, B                           ; a ^ b
+    mov         AB, A
+    xor         AB, B                           ; a ^ b
     add         H, Y0                           ; T1
-    and         MB, Y2
+    and         BC, AB
     rorx        Y0, A, 2
     xor         Y3, Y1
     add         D, H                            ; e' = d + T1
     xor         Y3, Y0                          ; Sigma0(a)
-    xor         MB, B                           ; Maj(a,b,c)
-    add         Y3, MB
+    xor         BC, B                           ; Maj(a,b,c)
+    add         Y3, BC
     add         H, Y3                           ; a' = T1 + Sigma0 + Maj
-    ROTATE
+    STATE_ROTATE
 %endmacro
 
 ; ---------------------------------------------------------------------------
 
-TRANSFORM_LABEL sha256_rorx_x8ms_transform
+TRANSFORM_LABEL sha256_rorx_x8ms_transform, ymm
     ; Short calls go straight to the two-block code, before any register is saved.
     cmp         rdx, X8_MIN_BLOCKS
     jae         .eight
-    jmp         sha256_rorx_transform wrt ..plt
+    TRANSFORM_TAILCALL sha256_rorx_transform
 .eight:
 TRANSFORM_PROLOGUE FRAME
     mov         [rsp + STATE_SLOT], rdi
@@ -231,14 +221,7 @@ TRANSFORM_PROLOGUE FRAME
 %assign i i + 1
 %endrep
 
-    mov         A, [rdi + 0]
-    mov         B, [rdi + 4]
-    mov         C, [rdi + 8]
-    mov         D, [rdi + 12]
-    mov         E, [rdi + 16]
-    mov         F, [rdi + 20]
-    mov         G, [rdi + 24]
-    mov         H, [rdi + 28]
+    STATE_LOAD  rdi
 
 .group:
     mov         r13, [rsp + CUR_SLOT]
@@ -258,8 +241,8 @@ TRANSFORM_PROLOGUE FRAME
     LOAD16
 
 .block:
-    mov         MB, B
-    xor         MB, C
+    mov         BC, B
+    xor         BC, C
 .half:
     ; 32 rounds per pass keep the loop body small for the op cache; each pass
     ; also does three steps of the next group's schedule.
@@ -281,22 +264,7 @@ TRANSFORM_PROLOGUE FRAME
     jnz         .half
     sub         rbp, 64 * 32 - 4
     mov         rdi, [rsp + STATE_SLOT]
-    add         A, [rdi + 0]
-    add         B, [rdi + 4]
-    add         C, [rdi + 8]
-    add         D, [rdi + 12]
-    add         E, [rdi + 16]
-    add         F, [rdi + 20]
-    add         G, [rdi + 24]
-    add         H, [rdi + 28]
-    mov         [rdi + 0], A
-    mov         [rdi + 4], B
-    mov         [rdi + 8], C
-    mov         [rdi + 12], D
-    mov         [rdi + 16], E
-    mov         [rdi + 20], F
-    mov         [rdi + 24], G
-    mov         [rdi + 28], H
+    STATE_ADD   rdi
     cmp         rbp, [rsp + END_SLOT]
     jb          .block
 
@@ -309,17 +277,13 @@ TRANSFORM_PROLOGUE FRAME
     mov         rdx, [rsp + COUNT_SLOT]
     test        rdx, rdx
     jz          .done
-.tail:
     ; rdi, rsi, rdx describe the unprocessed rest; the two-block transform
     ; returns straight to our caller.
-    TRANSFORM_RESTORE
-    vzeroupper
-    jmp         sha256_rorx_transform wrt ..plt
+    TRANSFORM_TAILCALL sha256_rorx_transform
 .done:
-TRANSFORM_END_VZEROUPPER
+    TRANSFORM_END
 
 RODATA
-align 64
 BSWAP_MASK:
     dq 0x0405060700010203, 0x0c0d0e0f08090a0b
     dq 0x0405060700010203, 0x0c0d0e0f08090a0b

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: MIT
 ; sha256_shani.asm -- SHA-256 transform using the Intel SHA extensions
 ; (sha256rnds2 / sha256msg1 / sha256msg2), legacy SSE encodings only.
 ;
@@ -52,7 +53,7 @@
     pshufb      xmm8, BSWAP
 %endmacro
 
-TRANSFORM_BEGIN sha256_shani_transform, 32
+TRANSFORM_BEGIN sha256_shani_transform, 32, xmm
     movdqa      BSWAP, [BSWAP32]
 
     ; a..h (host order) -> ABEF / CDGH
@@ -114,7 +115,6 @@ TRANSFORM_BEGIN sha256_shani_transform, 32
 TRANSFORM_END
 
 RODATA
-align 64
 K256:
     SHA256_K_GROUPS SHA256_K_PLAIN
 ; pshufb mask: reverse the bytes of each dword (big-endian message words)

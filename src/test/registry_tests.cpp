@@ -1,10 +1,13 @@
+// SPDX-License-Identifier: MIT
 // The transform registry: listing, selection by name, AutoDetect and its self-test.
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
-#include <test/util.h>
+#include <crypto/sha256_internal.h>
+#include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
 
+#include <cctype>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -33,33 +36,60 @@ BOOST_AUTO_TEST_CASE(lists_every_transform)
         BOOST_TEST_MESSAGE("  " << impl.name << ": requires " << impl.needs << ", "
                                 << (impl.supported ? "supported" : impl.why_not));
     }
-    BOOST_CHECK(names == (std::set<std::string>{"basic", "sse4", "avx", "rorx", "rorx_x8ms", "shani"}));
-    BOOST_CHECK_EQUAL(impls.back().name, "basic");
+    BOOST_CHECK_EQUAL(names.size(), impls.size()); // names are unique
+    // The last row is the portable transform: it needs nothing and is always built and supported.
+    BOOST_CHECK_EQUAL(impls.back().needs_mask, 0u);
+    BOOST_CHECK_EQUAL(impls.back().needs, "none");
     BOOST_CHECK(impls.back().supported);
+    BOOST_CHECK(impls.back().fn == &sha256::TransformBasic);
+    for (const auto& impl : impls) {
+        BOOST_CHECK_EQUAL(impl.needs, cpu::FeatureNames(impl.needs_mask));
+        BOOST_CHECK_GE(impl.max_path_blocks, 1u);
+        BOOST_CHECK_LE(impl.max_path_blocks, sha256::detail::MaxPathBlocks());
+        // Supported exactly when built and the CPU has every feature the row needs.
+        BOOST_CHECK_EQUAL(impl.supported, impl.built && (impl.needs_mask & ~cpu::Features()) == 0);
+    }
 #ifdef DISABLE_OPTIMIZED_SHA256
-    for (const auto& impl : impls) BOOST_CHECK_EQUAL(impl.built, impl.name == "basic");
+    for (const auto& impl : impls) BOOST_CHECK_EQUAL(impl.built, impl.fn == &sha256::TransformBasic);
 #endif
     BOOST_TEST_MESSAGE("  CPU: " << cpu::Brand() << "; features: " << cpu::FeatureNames(cpu::Features()));
 }
 
+#ifdef SHA256_TEST_EXTRA_ROW
+// The test-only row exists, just before the portable one, and runs the portable transform.
+BOOST_AUTO_TEST_CASE(extra_row_is_listed)
+{
+    const auto impls = sha256::Implementations();
+    BOOST_REQUIRE_GE(impls.size(), 2u);
+    const auto& alias = impls[impls.size() - 2];
+    BOOST_CHECK_EQUAL(alias.name, "basic_alias");
+    BOOST_CHECK_EQUAL(alias.needs, "none");
+    BOOST_CHECK(alias.supported);
+    BOOST_CHECK(alias.fn == &sha256::TransformBasic);
+}
+#endif
+
 BOOST_AUTO_TEST_CASE(set_implementation_refuses_unknown_and_unsupported)
 {
-    BOOST_REQUIRE(sha256::SetImplementation("basic"));
+    const std::string portable = test::PortableTransform();
+    BOOST_REQUIRE(sha256::SetImplementation(portable));
     BOOST_CHECK(!sha256::SetImplementation("no-such-transform"));
     BOOST_CHECK(!sha256::SetImplementation(""));
-    BOOST_CHECK(!sha256::SetImplementation("BASIC"));
-    BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), "basic");
-    BOOST_CHECK(sha256::Transform == &sha256::TransformBasic);
+    std::string upper = portable;
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    BOOST_CHECK(!sha256::SetImplementation(upper));
+    BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), portable);
+    BOOST_CHECK(sha256::Transform.load() == &sha256::TransformBasic);
     for (const auto& impl : sha256::Implementations()) {
-        BOOST_REQUIRE(sha256::SetImplementation("basic"));
+        BOOST_REQUIRE(sha256::SetImplementation(portable));
         BOOST_CHECK_EQUAL(sha256::SetImplementation(impl.name), impl.supported);
         if (impl.supported) {
             BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), impl.name);
-            BOOST_CHECK(sha256::Transform == impl.fn);
+            BOOST_CHECK(sha256::Transform.load() == impl.fn);
         } else {
             // Never switched to a transform the CPU cannot run.
-            BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), "basic");
-            BOOST_CHECK(sha256::Transform == &sha256::TransformBasic);
+            BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), portable);
+            BOOST_CHECK(sha256::Transform.load() == &sha256::TransformBasic);
         }
     }
 }
@@ -67,9 +97,10 @@ BOOST_AUTO_TEST_CASE(set_implementation_refuses_unknown_and_unsupported)
 BOOST_AUTO_TEST_CASE(autodetect_picks_first_supported)
 {
     const std::string picked = sha256::AutoDetect();
+    // Expected pick: the first built row whose needs are a subset of the CPU's features.
     std::string first;
     for (const auto& impl : sha256::Implementations()) {
-        if (impl.supported) {
+        if (impl.built && (impl.needs_mask & ~cpu::Features()) == 0) {
             first = impl.name;
             break;
         }
@@ -89,7 +120,7 @@ BOOST_AUTO_TEST_CASE(autodetect_picks_first_supported)
     }
     BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), picked);
     BOOST_TEST_MESSAGE("  AutoDetect() picked " << picked << " (CPU features: " << cpu::FeatureNames(cpu::Features()) << ")");
-    sha256::SetImplementation("basic");
+    sha256::SetImplementation(test::PortableTransform());
 }
 
 BOOST_AUTO_TEST_CASE(self_test_rejects_broken_transforms)
@@ -97,11 +128,11 @@ BOOST_AUTO_TEST_CASE(self_test_rejects_broken_transforms)
     BOOST_CHECK(sha256::SelfTest(sha256::TransformBasic));
     BOOST_CHECK(!sha256::SelfTest(DoesNothing));
     BOOST_CHECK(!sha256::SelfTest(BrokenAfterOneBlock));
-    for (const auto& impl : test::RunnableTransforms()) {
+    test::ForEachTransform([&](const sha256::Implementation& impl) {
         BOOST_CHECK_MESSAGE(sha256::SelfTest(impl.fn), impl.name << " fails its self-test");
-    }
+    });
     // AutoDetect's choice falls through a failing candidate to the next.
-    BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", BrokenAfterOneBlock}, {"basic", sha256::TransformBasic}}), 1);
+    BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", BrokenAfterOneBlock}, {"portable", sha256::TransformBasic}}), 1);
     BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", DoesNothing}}), -1);
 }
 
@@ -113,5 +144,8 @@ BOOST_AUTO_TEST_CASE(cpu_features_are_consistent)
     if (f & cpu::AVX2) BOOST_CHECK(f & cpu::AVX);
     BOOST_CHECK(!cpu::Brand().empty());
 }
+
+// Every per-transform test above ran every runnable registry row.
+BOOST_AUTO_TEST_CASE(per_transform_tests_follow_the_registry) { test::CheckEveryTransformRan("registry_tests"); }
 
 BOOST_AUTO_TEST_SUITE_END()

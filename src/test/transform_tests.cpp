@@ -1,15 +1,18 @@
+// SPDX-License-Identifier: MIT
 // checkasm-grade checks of every transform at the Transform() level: against
 // the portable transform on seeded random input, through the ABI-checking
 // trampoline, against guard pages, with canaries around the state.
 #include <crypto/sha256.h>
+#include <crypto/sha256_internal.h>
 #include <test/checkasm/checkasm.h>
-#include <test/reference.h>
-#include <test/util.h>
+#include <test/util/reference.h>
+#include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -76,24 +79,23 @@ uint64_t SeedFromEnv()
     return 0x53484132; // fixed default: make check is reproducible
 }
 
-const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(transform_tests)
 
-// Block counts 0..72 at every input offset 0..63, each call through the ABI
-// trampoline. 72 reaches past rorx_x8ms's 48-block threshold into its
-// eight-block path with every remainder 0..7.
-constexpr size_t MAX_BLOCKS = 72;
+// Block counts 0..MAX_BLOCKS at every input offset 0..63, each call through the
+// ABI trampoline. MAX_BLOCKS is the registry's largest max_path_blocks plus a
+// margin, so every row's longest path runs with every remainder 0..7.
+const size_t MAX_BLOCKS = sha256::detail::MaxPathBlocks() + sha256::detail::PATH_MARGIN_BLOCKS;
 
-BOOST_AUTO_TEST_CASE(blocks_0_to_72_at_every_offset)
+BOOST_AUTO_TEST_CASE(blocks_0_to_max_at_every_offset)
 {
+    BOOST_TEST_MESSAGE("  block counts 0.." << MAX_BLOCKS);
     const uint64_t seed = SeedFromEnv();
     test::Rng rng(seed);
     std::vector<unsigned char> buf(64 + MAX_BLOCKS * 64);
     rng.Fill(buf.data(), buf.size());
-    for (const auto& impl : test::RunnableTransforms()) {
+    test::ForEachTransform([&](const sha256::Implementation& impl) {
         int cases = 0, bad = 0;
         for (size_t blocks = 0; blocks <= MAX_BLOCKS; ++blocks) {
             for (size_t off = 0; off < 64; ++off) {
@@ -112,7 +114,7 @@ BOOST_AUTO_TEST_CASE(blocks_0_to_72_at_every_offset)
                                 << ", ABI-checked"
 #endif
                                 << ": " << (bad ? "FAILED" : "ok"));
-    }
+    });
     BOOST_TEST_MESSAGE("  not run: " << test::SkippedTransforms());
 }
 
@@ -125,10 +127,10 @@ BOOST_AUTO_TEST_CASE(lengths_0_to_1024_against_basic)
     rng.Fill(buf.data(), buf.size());
     std::vector<test::Digest> want;
     {
-        test::ScopedTransform use("basic");
+        test::ScopedTransform use(test::PortableTransform());
         for (size_t len = 0; len <= 1024; ++len) want.push_back(test::Hash(buf.data() + len % 64, len));
     }
-    for (const auto& impl : test::RunnableTransforms()) {
+    test::ForEachTransform([&](const sha256::Implementation& impl) {
         test::ScopedTransform use(impl.name);
         int bad = 0;
         for (size_t len = 0; len <= 1024; ++len) {
@@ -138,7 +140,7 @@ BOOST_AUTO_TEST_CASE(lengths_0_to_1024_against_basic)
         }
         BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " of 1025 lengths differ from basic");
         BOOST_TEST_MESSAGE("  " << impl.name << ": 1025 lengths: " << (bad ? "FAILED" : "ok"));
-    }
+    });
 }
 
 // Random (state, offset, block count) cases; SHA256_CHECK_CASES sets how many.
@@ -149,14 +151,14 @@ BOOST_AUTO_TEST_CASE(random_cases_against_basic)
     const uint64_t cases = RandomCasesFromEnv();
     std::vector<const sha256::Implementation*> impls;
     for (const auto& impl : test::RunnableTransforms()) {
-        if (impl.name != "basic") impls.push_back(&impl);
+        if (impl.name != test::PortableTransform()) impls.push_back(&impl);
     }
     std::vector<uint64_t> bad(impls.size());
     test::Rng rng(seed);
     std::vector<unsigned char> buf(64 + MAX_BLOCKS * 64);
     for (uint64_t i = 0; i < cases && !impls.empty(); ++i) {
-        // Mostly short (every tail of the two-block path), one in four long
-        // enough for the eight-block path with its remainders.
+        // Mostly short (every tail of the short paths), one in four up to
+        // MAX_BLOCKS, past every row's longest path with its remainders.
         const size_t blocks = rng.Below(4) ? rng.Below(18) : rng.Below(MAX_BLOCKS + 1);
         const size_t off = rng.Below(64);
         rng.Fill(buf.data() + off, blocks * 64);
@@ -173,7 +175,10 @@ BOOST_AUTO_TEST_CASE(random_cases_against_basic)
             }
         }
     }
+    // The portable transform ran every case as the reference.
+    if (!impls.empty()) test::NoteRun(test::PortableTransform());
     for (size_t k = 0; k < impls.size(); ++k) {
+        test::NoteRun(impls[k]->name);
         BOOST_CHECK_MESSAGE(bad[k] == 0, impls[k]->name << ": " << bad[k] << " of " << cases << " random cases failed");
         BOOST_TEST_MESSAGE("  " << impls[k]->name << ": " << cases << " random cases (seed " << seed << "): "
                                 << (bad[k] ? "FAILED" : "ok"));
@@ -185,23 +190,24 @@ BOOST_AUTO_TEST_CASE(random_cases_against_basic)
 
 // No transform may read a byte outside its input: the input ends exactly at a
 // PROT_NONE page, or starts right after one. A stray read is a SIGSEGV, which
-// the trampoline reports as a failure. 1..17 blocks covers the one- and
-// two-block paths; 47..65 and 72 cover rorx_x8ms's eight-block path with
-// every remainder.
+// the trampoline reports as a failure. 1..17 blocks covers the short paths;
+// M-1..M+17 and MAX_BLOCKS (M = the registry's largest max_path_blocks) cover
+// the longest path with every remainder.
 BOOST_AUTO_TEST_CASE(guard_pages)
 {
     test::Rng rng(17);
+    const size_t m = sha256::detail::MaxPathBlocks();
     std::vector<size_t> counts;
     for (size_t b = 1; b <= 17; ++b) counts.push_back(b);
-    for (size_t b = 47; b <= 65; ++b) counts.push_back(b);
+    for (size_t b = (m > 18 ? m - 1 : 18); b <= m + 17; ++b) counts.push_back(b);
     counts.push_back(MAX_BLOCKS);
-    for (const auto& impl : test::RunnableTransforms()) {
+    test::ForEachTransform([&](const sha256::Implementation& impl) {
         int bad = 0;
         for (size_t blocks : counts) {
             for (auto flush : {test::GuardedBuffer::Flush::End, test::GuardedBuffer::Flush::Begin}) {
                 test::GuardedBuffer gb(blocks * 64, flush);
                 rng.Fill(gb.begin(), blocks * 64);
-                const CaseResult r = RunCase(impl, IV, gb.begin(), blocks);
+                const CaseResult r = RunCase(impl, sha256::IV, gb.begin(), blocks);
                 if (!r.ok && ++bad) {
                     BOOST_ERROR(impl.name << ": input " << (flush == test::GuardedBuffer::Flush::End ? "ending at" : "starting after")
                                           << " a guard page, blocks=" << blocks << ": " << r.why);
@@ -209,8 +215,14 @@ BOOST_AUTO_TEST_CASE(guard_pages)
             }
         }
         BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " guard-page cases failed");
-        BOOST_TEST_MESSAGE("  " << impl.name << ": guard pages, 1..17, 47..65 and 72 blocks: " << (bad ? "FAILED" : "ok"));
-    }
+        BOOST_TEST_MESSAGE("  " << impl.name << ": guard pages, 1..17, " << counts[17] << ".." << m + 17 << " and "
+                                << MAX_BLOCKS << " blocks: " << (bad ? "FAILED" : "ok"));
+    });
 }
+
+// Every per-transform test above ran every runnable registry row (Boost runs
+// a file's cases in order); with -DSHA256_TEST_EXTRA_ROW that includes the
+// extra row, which no test file names.
+BOOST_AUTO_TEST_CASE(per_transform_tests_follow_the_registry) { test::CheckEveryTransformRan("transform_tests"); }
 
 BOOST_AUTO_TEST_SUITE_END()

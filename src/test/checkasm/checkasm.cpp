@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // checkasm trampoline: see checkasm.h. The idea (canaries in callee-saved
 // registers and above the return address, checked after the call) follows
 // dav1d/FFmpeg checkasm; the code is written for this project.
@@ -5,6 +6,8 @@
 #include "checkasm.h"
 
 #if defined(__x86_64__)
+
+#include <compat/cpuid.h>
 
 #include <cpuid.h>
 #include <csetjmp>
@@ -27,7 +30,8 @@ struct Ctx {
     uint64_t slot_out[5];     // 168
     uint64_t rsp_before;      // 208  rsp just before `call`
     uint64_t rsp_after;       // 216  rsp just after the callee returned
-    uint64_t mode;            // 224  bit 0: vzeroupper first; bit 1: read XINUSE
+    uint64_t mode;            // 224  bit 0: vzeroupper first; bit 1: read XINUSE;
+                              //      bit 2: reset AVX-512 state (XRSTOR) first
     uint64_t xinuse_before;   // 232
     uint64_t xinuse_after;    // 240
     uint64_t rflags_after;    // 248
@@ -43,6 +47,14 @@ constexpr int kSlots = 5;
 
 constexpr uint64_t kModeVzeroupper = 1;
 constexpr uint64_t kModeXinuse = 2;
+constexpr uint64_t kModeResetAvx512 = 4;
+// XINUSE (XGETBV with ECX=1) bits: upper YMM halves; opmask, upper ZMM
+// halves of zmm0-15, zmm16-31.
+constexpr uint64_t kXinuseYmm = 1u << 2;
+constexpr uint64_t kXinuseOpmask = 1u << 5;
+constexpr uint64_t kXinuseZmmHi256 = 1u << 6;
+constexpr uint64_t kXinuseHi16Zmm = 1u << 7;
+constexpr uint64_t kXinuseAvx512 = kXinuseOpmask | kXinuseZmmHi256 | kXinuseHi16Zmm;
 const char* const kRegNames[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
 
 } // namespace
@@ -50,6 +62,7 @@ const char* const kRegNames[6] = {"rbx", "rbp", "r12", "r13", "r14", "r15"};
 extern "C" {
 void checkasm_trampoline(Ctx* ctx) __attribute__((visibility("hidden")));
 void checkasm_probe_xinuse(uint64_t out[2]) __attribute__((visibility("hidden")));
+void checkasm_probe_xinuse_avx512(uint64_t out[2]) __attribute__((visibility("hidden")));
 }
 
 // Written as a whole function in assembly so that no compiler-generated code
@@ -99,6 +112,12 @@ checkasm_trampoline:
     movq    %rax, 24(%rsp)
     movq    160(%rdi), %rax
     movq    %rax, 32(%rsp)
+    testb   $4, 224(%rdi)
+    jz      0f
+    movl    $0xe0, %eax
+    xorl    %edx, %edx
+    xrstor  checkasm_xstate_init(%rip)
+0:
     testb   $1, 224(%rdi)
     jz      1f
     vzeroupper
@@ -197,12 +216,49 @@ checkasm_probe_xinuse:
     ret
     .cfi_endproc
     .size   checkasm_probe_xinuse, .-checkasm_probe_xinuse
+
+    # The same for the AVX-512 state: reset opmask and ZMM state (XRSTOR with
+    # RFBM = bits 5-7 and XSTATE_BV = 0 initialises them), read XINUSE, write
+    # k1, zmm1 and zmm16, read it again, reset.
+    .p2align 4
+    .globl  checkasm_probe_xinuse_avx512
+    .hidden checkasm_probe_xinuse_avx512
+    .type   checkasm_probe_xinuse_avx512, @function
+checkasm_probe_xinuse_avx512:
+    .cfi_startproc
+    movq    %rdi, %rsi
+    movl    $0xe0, %eax
+    xorl    %edx, %edx
+    xrstor  checkasm_xstate_init(%rip)
+    vzeroupper
+    movl    $1, %ecx
+    xgetbv
+    movl    %eax, 0(%rsi)
+    movl    %edx, 4(%rsi)
+    kxnorw  %k1, %k1, %k1
+    vpternlogd $0xff, %zmm1, %zmm1, %zmm1
+    vpternlogd $0xff, %zmm16, %zmm16, %zmm16
+    xgetbv
+    movl    %eax, 8(%rsi)
+    movl    %edx, 12(%rsi)
+    movl    $0xe0, %eax
+    xorl    %edx, %edx
+    xrstor  checkasm_xstate_init(%rip)
+    vzeroupper
+    ret
+    .cfi_endproc
+    .size   checkasm_probe_xinuse_avx512, .-checkasm_probe_xinuse_avx512
     .popsection
 
     .pushsection .bss
     .p2align 3
 checkasm_saved_ctx:
     .zero   8
+    # An XSAVE area whose header says "every component in its initial state"
+    # (XSTATE_BV = 0, standard form): XRSTOR from it resets what RFBM names.
+    .p2align 6
+checkasm_xstate_init:
+    .zero   1024
     .popsection
 )");
 
@@ -249,20 +305,14 @@ int RunCaptured(void (*body)(void*), void* arg)
     return sig;
 }
 
-bool AvxUsable()
-{
-    static const bool usable = [] {
-        unsigned a, b, c, d;
-        if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
-        if (!(c & (1u << 27)) || !(c & (1u << 28))) return false; // OSXSAVE, AVX
-        uint32_t lo, hi;
-        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-        return (lo & 6u) == 6u; // XMM and YMM state enabled by the OS
-    }();
-    return usable;
-}
+// What the CPU and OS really provide, not what SHA256BENCH_HIDE_FEATURES leaves
+// for dispatch: hiding a feature must not switch off the checks of the code
+// that still runs.
+bool AvxUsable() { return (cpu::DetectedFeatures() & cpu::AVX) != 0; }
+bool Avx512Usable() { return (cpu::DetectedFeatures() & cpu::AVX512F) != 0; }
 
 void ProbeBody(void* out) { checkasm_probe_xinuse(static_cast<uint64_t*>(out)); }
+void ProbeAvx512Body(void* out) { checkasm_probe_xinuse_avx512(static_cast<uint64_t*>(out)); }
 
 void TrampolineBody(void* ctx) { checkasm_trampoline(static_cast<Ctx*>(ctx)); }
 
@@ -301,6 +351,8 @@ bool CanCheckUpperYmm()
 {
     static const bool can = [] {
         if (!AvxUsable()) return false;
+        // Whether XINUSE can be read is a property of this checker, not a
+        // feature any transform uses, so it is asked here and not in cpu::.
         unsigned a, b, c, d;
         if (__get_cpuid_max(0, nullptr) < 0xD) return false;
         __cpuid_count(0xD, 1, a, b, c, d);
@@ -308,14 +360,26 @@ bool CanCheckUpperYmm()
         // Trust, but verify: an emulator may claim the feature and not track XINUSE.
         uint64_t xinuse[2] = {~uint64_t{0}, 0};
         if (RunCaptured(ProbeBody, xinuse) != 0) return false;
-        return (xinuse[0] & 4) == 0 && (xinuse[1] & 4) != 0;
+        return (xinuse[0] & kXinuseYmm) == 0 && (xinuse[1] & kXinuseYmm) != 0;
     }();
     return can;
 }
 
-Result Call(Fn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool check_vzeroupper)
+bool CanCheckUpperZmm()
+{
+    static const bool can = [] {
+        if (!CanCheckUpperYmm() || !Avx512Usable()) return false;
+        uint64_t xinuse[2] = {~uint64_t{0}, 0};
+        if (RunCaptured(ProbeAvx512Body, xinuse) != 0) return false;
+        return (xinuse[0] & kXinuseAvx512) == 0 && (xinuse[1] & kXinuseAvx512) == kXinuseAvx512;
+    }();
+    return can;
+}
+
+Result Call(sha256::TransformFn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool check_vzeroupper)
 {
     const bool check_ymm = check_vzeroupper && CanCheckUpperYmm();
+    const bool check_zmm = check_ymm && CanCheckUpperZmm();
     Ctx ctx{};
     ctx.fn = reinterpret_cast<uint64_t>(fn);
     ctx.s = reinterpret_cast<uint64_t>(s);
@@ -325,7 +389,8 @@ Result Call(Fn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool 
     MakeCanaries(canaries, 6 + kSlots);
     for (int i = 0; i < 6; ++i) ctx.reg_in[i] = canaries[i];
     for (int i = 0; i < kSlots; ++i) ctx.slot_in[i] = canaries[6 + i];
-    ctx.mode = (AvxUsable() ? kModeVzeroupper : 0) | (check_ymm ? kModeXinuse : 0);
+    ctx.mode = (AvxUsable() ? kModeVzeroupper : 0) | (check_ymm ? kModeXinuse : 0) |
+               (check_zmm ? kModeResetAvx512 : 0);
 
     Result r;
     if (const int sig = RunCaptured(TrampolineBody, &ctx)) {
@@ -348,10 +413,19 @@ Result Call(Fn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool 
     if (check_ymm) {
         // The probe showed vzeroupper clears the bit on this CPU; if it did not
         // here, a dirty result would prove nothing, so say so instead of passing.
-        if (ctx.xinuse_before & 4) {
+        if (ctx.xinuse_before & kXinuseYmm) {
             r.failures.push_back("upper YMM check inconclusive (XINUSE set before the call)");
-        } else if (ctx.xinuse_after & 4) {
+        } else if (ctx.xinuse_after & kXinuseYmm) {
             r.failures.push_back("upper YMM state dirty (missing vzeroupper)");
+        }
+    }
+    if (check_zmm) {
+        if (ctx.xinuse_before & kXinuseAvx512) {
+            r.failures.push_back("upper ZMM check inconclusive (XINUSE bits 5-7 set before the call)");
+        } else {
+            if (ctx.xinuse_after & kXinuseZmmHi256) r.failures.push_back("upper ZMM state dirty (missing vzeroupper)");
+            if (ctx.xinuse_after & kXinuseHi16Zmm) r.failures.push_back("zmm16-31 left in use");
+            if (ctx.xinuse_after & kXinuseOpmask) r.failures.push_back("opmask registers left in use");
         }
     }
     return r;
@@ -365,7 +439,7 @@ namespace checkasm {
 
 bool CanCheckUpperYmm() { return false; }
 
-Result Call(Fn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool)
+Result Call(sha256::TransformFn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool)
 {
     fn(s, chunk, blocks);
     return Result{};

@@ -1,13 +1,16 @@
+// SPDX-License-Identifier: MIT
 // checkasm: call a SHA-256 transform through a trampoline that checks the
 // System V AMD64 calling convention from the outside, so that an assembly
 // transform which breaks the ABI fails a test instead of corrupting whatever
 // compiled code happens to run after it.
 //
 // On hosts other than x86-64 Call() just calls the function and reports
-// nothing; CanCheckUpperYmm() is false.
+// nothing; CanCheckUpperYmm() and CanCheckUpperZmm() are false.
 
 #ifndef SHA256BENCH_TEST_CHECKASM_CHECKASM_H
 #define SHA256BENCH_TEST_CHECKASM_CHECKASM_H
+
+#include <crypto/sha256.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,8 +19,6 @@
 
 namespace checkasm {
 
-using Fn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
-
 struct Result {
     bool ok() const { return failures.empty(); }
     // One entry per violation, for example
@@ -25,6 +26,8 @@ struct Result {
     //   "stack above return address modified", "direction flag left set",
     //   "upper YMM state dirty (missing vzeroupper)",
     //   "upper YMM check inconclusive (XINUSE set before the call)",
+    //   "upper ZMM state dirty (missing vzeroupper)",
+    //   "zmm16-31 left in use", "opmask registers left in use",
     //   "SIGILL in transform", "SIGSEGV in transform", "SIGBUS in transform".
     // After a signal only the signal is reported: register state is lost.
     std::vector<std::string> failures;
@@ -37,17 +40,32 @@ struct Result {
 // The answer is computed once and cached.
 bool CanCheckUpperYmm();
 
+// True when the AVX-512 state can be checked as well: CanCheckUpperYmm(), the
+// CPU has AVX-512F with opmask and ZMM state enabled by the OS, and a probe
+// confirms that XINUSE bits 5-7 (opmask, upper halves of zmm0-15, zmm16-31)
+// drop after an XRSTOR to the initial state and rise after writes to k1,
+// zmm1 and zmm16. Computed once and cached.
+bool CanCheckUpperZmm();
+
 // Calls fn(s, chunk, blocks) through the checking trampoline. Callee-saved
 // registers get fresh random canaries, as do five stack slots directly above
 // the return address; the stack is 16-byte aligned at the call. With
 // check_vzeroupper, the trampoline runs vzeroupper before the call and reads
 // XGETBV(ECX=1) right after it: bit 2 set means the callee left the upper
-// halves of the YMM registers dirty. check_vzeroupper is ignored when
+// halves of the YMM registers dirty. When CanCheckUpperZmm(), the trampoline
+// also returns the AVX-512 state to its initial configuration (XRSTOR) before
+// the call, and afterwards bits 5-7 must still be clear. That is stricter than
+// the ABI (those registers are caller-saved): vzeroupper clears the upper
+// halves of zmm0-15 but nothing resets zmm16-31 or k0-k7 short of XRSTOR, so
+// a function that leaves them in use makes every later context switch save
+// them. This project's assembly therefore uses zmm0-15 and no opmask. (The C
+// library's EVEX string functions do leave them in use, which is why the
+// trampoline resets them first.) check_vzeroupper is ignored when
 // CanCheckUpperYmm() is false. SIGILL, SIGSEGV and SIGBUS raised during the
 // call become failures; the previous handlers are restored afterwards.
 // Calls are serialised by an internal mutex (signal handlers are per process);
 // a crash in another thread while a call is in flight would be misattributed.
-Result Call(Fn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool check_vzeroupper);
+Result Call(sha256::TransformFn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool check_vzeroupper);
 
 } // namespace checkasm
 

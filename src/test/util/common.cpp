@@ -1,4 +1,5 @@
-#include <test/util.h>
+// SPDX-License-Identifier: MIT
+#include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
 
@@ -19,6 +20,44 @@ const std::vector<sha256::Implementation>& RunnableTransforms()
         return out;
     }();
     return runnable;
+}
+
+namespace {
+// "suite/case" -> transforms it ran.
+std::map<std::string, std::set<std::string>>& Runs()
+{
+    static std::map<std::string, std::set<std::string>> runs;
+    return runs;
+}
+} // namespace
+
+void NoteRun(const std::string& name)
+{
+    const auto& tc = boost::unit_test::framework::current_test_case();
+    const auto& suite = boost::unit_test::framework::get<boost::unit_test::test_suite>(tc.p_parent_id);
+    Runs()[suite.p_name.get() + "/" + tc.p_name.get()].insert(name);
+}
+
+void CheckEveryTransformRan(const std::string& suite)
+{
+    std::set<std::string> want;
+    for (const auto& impl : RunnableTransforms()) want.insert(impl.name);
+    size_t tests = 0;
+    for (const auto& [test, ran] : Runs()) {
+        if (test.compare(0, suite.size() + 1, suite + "/") != 0) continue;
+        ++tests;
+        for (const auto& name : want) BOOST_CHECK_MESSAGE(ran.count(name), test << " did not run " << name);
+        BOOST_CHECK_MESSAGE(ran.size() == want.size(), test << " ran " << ran.size() << " transforms, not " << want.size());
+#ifdef SHA256_TEST_EXTRA_ROW
+        BOOST_CHECK_MESSAGE(ran.count("basic_alias"), test << " did not run the SHA256_TEST_EXTRA_ROW row basic_alias");
+#endif
+    }
+    if (tests == 0) {
+        BOOST_TEST_MESSAGE("  not run: no per-transform test of " << suite << " ran before this check (filtered run?)");
+    } else {
+        BOOST_TEST_MESSAGE("  " << tests << " per-transform tests of " << suite << " each ran all " << want.size()
+                                << " runnable transforms");
+    }
 }
 
 std::string SkippedTransforms()
@@ -58,6 +97,8 @@ std::vector<unsigned char> Rng::Bytes(size_t n)
     Fill(v.data(), n);
     return v;
 }
+
+std::string PortableTransform() { return sha256::Implementations().back().name; }
 
 ScopedTransform::ScopedTransform(const std::string& name) : previous(sha256::CurrentImplementation())
 {

@@ -1,9 +1,13 @@
+// SPDX-License-Identifier: MIT
 // Helpers shared by the test files: the transforms to run, reproducible
 // random bytes, guard-page buffers, hashing through a chosen transform.
-#ifndef SHA256BENCH_TEST_UTIL_H
-#define SHA256BENCH_TEST_UTIL_H
+#ifndef SHA256BENCH_TEST_UTIL_COMMON_H
+#define SHA256BENCH_TEST_UTIL_COMMON_H
 
 #include <crypto/sha256.h>
+
+#include <map>
+#include <set>
 
 #include <array>
 #include <cstdint>
@@ -16,6 +20,29 @@ using Digest = std::array<unsigned char, CSHA256::OUTPUT_SIZE>;
 
 //! Transforms built and supported on this CPU. The first call logs which were skipped and why.
 const std::vector<sha256::Implementation>& RunnableTransforms();
+
+//! Records that the current Boost test case ran transform `name`.
+void NoteRun(const std::string& name);
+
+//! The loop of a per-transform test: body(impl) for every runnable transform,
+//! each run recorded under the current Boost test case (see NoteRun).
+template <typename Body>
+void ForEachTransform(Body&& body)
+{
+    for (const auto& impl : RunnableTransforms()) {
+        body(impl);
+        NoteRun(impl.name);
+    }
+}
+
+//! For every test case of `suite` that has run so far and recorded a run,
+//! checks that it ran every runnable transform (and, built with
+//! -DSHA256_TEST_EXTRA_ROW, the extra row basic_alias); says how many it saw.
+//! A suite ends with a case that calls this.
+void CheckEveryTransformRan(const std::string& suite);
+
+//! Name of the portable transform: the registry's last row, which needs no CPU feature.
+std::string PortableTransform();
 
 //! "rorx (CPU lacks avx2 bmi2); ..." or "none".
 std::string SkippedTransforms();

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// Registry internals shared by sha256.cpp and the tests; not part of the public API.
+#ifndef SHA256BENCH_CRYPTO_SHA256_INTERNAL_H
+#define SHA256BENCH_CRYPTO_SHA256_INTERNAL_H
+
+#include <crypto/sha256.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace sha256 {
+
+//! Initial hash value (FIPS 180-4, 5.3.3).
+extern const uint32_t IV[8];
+
+namespace detail {
+struct Candidate {
+    const char* name;
+    TransformFn fn;
+};
+/** Index of the first candidate that passes SelfTest (reporting each failure on stderr), or -1. */
+int FirstPassing(const std::vector<Candidate>& candidates);
+
+/** The largest max_path_blocks of any registry row: block counts up to this plus a
+ *  margin reach every code path of every transform (SelfTest and the tests use it). */
+size_t MaxPathBlocks();
+
+/** Blocks past MaxPathBlocks() that tests cover: every remainder of an eight-block group, three times. */
+constexpr size_t PATH_MARGIN_BLOCKS = 24;
+} // namespace detail
+
+} // namespace sha256
+
+#endif
