@@ -26,6 +26,21 @@
 #include <cstddef>
 #include <cstdint>
 
+// Small helpers are always inlined. Whole blocks of rounds are inlined only
+// where the register file holds the working set (AVX-512: 32 registers; a file
+// defines SHA256_LANES_INLINE_BLOCKS before including this one): with 16
+// registers, GCC's spills in one huge function cost more than the calls.
+#if defined(__GNUC__)
+#define SHA256_LANES_INLINE inline __attribute__((always_inline))
+#else
+#define SHA256_LANES_INLINE inline
+#endif
+#if defined(SHA256_LANES_INLINE_BLOCKS)
+#define SHA256_LANES_BLOCK SHA256_LANES_INLINE
+#else
+#define SHA256_LANES_BLOCK inline
+#endif
+
 namespace sha256 {
 namespace lanes {
 namespace {
@@ -98,18 +113,18 @@ struct Lanes {
     using V = typename L::V;
     static constexpr int N = L::N;
 
-    static inline V Add(V a, V b) { return L::Add(a, b); }
-    static inline V Add(V a, V b, V c) { return L::Add(L::Add(a, b), c); }
-    static inline V Add(V a, V b, V c, V d) { return L::Add(L::Add(a, b), L::Add(c, d)); }
-    static inline V C(uint32_t x) { return L::Set1(x); }
+    static SHA256_LANES_INLINE V Add(V a, V b) { return L::Add(a, b); }
+    static SHA256_LANES_INLINE V Add(V a, V b, V c) { return L::Add(L::Add(a, b), c); }
+    static SHA256_LANES_INLINE V Add(V a, V b, V c, V d) { return L::Add(L::Add(a, b), L::Add(c, d)); }
+    static SHA256_LANES_INLINE V C(uint32_t x) { return L::Set1(x); }
 
-    static inline V Sigma0(V a) { return L::Xor3(L::template Rotr<2>(a), L::template Rotr<13>(a), L::template Rotr<22>(a)); }
-    static inline V Sigma1(V e) { return L::Xor3(L::template Rotr<6>(e), L::template Rotr<11>(e), L::template Rotr<25>(e)); }
-    static inline V sigma0(V x) { return L::Xor3(L::template Rotr<7>(x), L::template Rotr<18>(x), L::template ShR<3>(x)); }
-    static inline V sigma1(V x) { return L::Xor3(L::template Rotr<17>(x), L::template Rotr<19>(x), L::template ShR<10>(x)); }
+    static SHA256_LANES_INLINE V Sigma0(V a) { return L::Xor3(L::template Rotr<2>(a), L::template Rotr<13>(a), L::template Rotr<22>(a)); }
+    static SHA256_LANES_INLINE V Sigma1(V e) { return L::Xor3(L::template Rotr<6>(e), L::template Rotr<11>(e), L::template Rotr<25>(e)); }
+    static SHA256_LANES_INLINE V sigma0(V x) { return L::Xor3(L::template Rotr<7>(x), L::template Rotr<18>(x), L::template ShR<3>(x)); }
+    static SHA256_LANES_INLINE V sigma1(V x) { return L::Xor3(L::template Rotr<17>(x), L::template Rotr<19>(x), L::template ShR<10>(x)); }
 
     // One round; callers rotate the names instead of moving the values.
-    static inline void Round(V a, V b, V c, V& d, V e, V f, V g, V& h, V kw)
+    static SHA256_LANES_INLINE void Round(V a, V b, V c, V& d, V e, V f, V g, V& h, V kw)
     {
         const V t1 = Add(h, kw, Sigma1(e), L::Ch(e, f, g));
         const V t2 = Add(Sigma0(a), L::Maj(a, b, c));
@@ -118,7 +133,7 @@ struct Lanes {
     }
 
     // Eight rounds on t[0..7] = a..h; afterwards every name is back in its slot.
-    static inline void Round8(V* t, const V* kw)
+    static SHA256_LANES_BLOCK void Round8(V* t, const V* kw)
     {
         Round(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], kw[0]);
         Round(t[7], t[0], t[1], t[2], t[3], t[4], t[5], t[6], kw[1]);
@@ -131,13 +146,13 @@ struct Lanes {
     }
 
     // W[i] for i >= 16 in a 16-word window, in place of W[i - 16].
-    static inline V Expand(V* w, int i)
+    static SHA256_LANES_INLINE V Expand(V* w, int i)
     {
         return w[i & 15] = Add(sigma1(w[(i - 2) & 15]), w[(i - 7) & 15], sigma0(w[(i - 15) & 15]), w[i & 15]);
     }
 
     // Rounds 16..63 of a block with a general schedule.
-    static inline void Rounds16to63(V* t, V* w)
+    static SHA256_LANES_BLOCK void Rounds16to63(V* t, V* w)
     {
 #pragma GCC unroll 6
         for (int i = 16; i < 64; i += 8) {
@@ -149,7 +164,7 @@ struct Lanes {
     }
 
     //! s += compress(s, w): 64 rounds on N independent states; w is overwritten.
-    static inline void Compress(V* s, V* w)
+    static SHA256_LANES_BLOCK void Compress(V* s, V* w)
     {
         V t[8];
         for (int j = 0; j < 8; ++j) t[j] = s[j];
@@ -165,7 +180,7 @@ struct Lanes {
     }
 
     //! st: word-sliced state in memory (st[j * N + lane]); lane i compresses the block at blocks[i].
-    static inline void Transform(uint32_t* st, const unsigned char* const* blocks)
+    static SHA256_LANES_INLINE void Transform(uint32_t* st, const unsigned char* const* blocks)
     {
         V s[8], w[16];
         for (int j = 0; j < 8; ++j) s[j] = L::LoadState(st + j * N);
@@ -175,7 +190,7 @@ struct Lanes {
     }
 
     //! s = SHA-256 of each lane's 64-byte message in w (w is overwritten).
-    static inline void Hash64(V* s, V* w)
+    static SHA256_LANES_BLOCK void Hash64(V* s, V* w)
     {
         // Block 1: the message.
         for (int j = 0; j < 8; ++j) s[j] = C(IV[j]);
@@ -196,7 +211,7 @@ struct Lanes {
 
     //! t = SHA-256 of each lane's 32-byte message in w[0..7] (w is overwritten):
     //! one block whose words 8..15 are fixed.
-    static inline void Hash32(V* t, V* w)
+    static SHA256_LANES_BLOCK void Hash32(V* t, V* w)
     {
         for (int j = 0; j < 8; ++j) t[j] = C(IV[j]);
         {
@@ -257,7 +272,7 @@ struct Lanes {
 
     //! out[32*i..] = SHA256(SHA256(in[64*i..64*i+63])) for i < N. out may equal in:
     //! every input is read before any output is written.
-    static inline void D64(unsigned char* out, const unsigned char* in)
+    static SHA256_LANES_INLINE void D64(unsigned char* out, const unsigned char* in)
     {
         V w[16], s[8];
         L::LoadContiguous(w, in);
