@@ -3,6 +3,7 @@
 #include <crypto/sha256d64.h>
 
 #ifdef SHA256_D64_X86
+#define SHA256_LANES_INLINE_BLOCKS 1
 #include <crypto/sha256_lanes.h>
 
 #include <immintrin.h>
