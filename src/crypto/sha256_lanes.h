@@ -297,11 +297,17 @@ inline void StoreBE(unsigned char* p, uint32_t x)
     p[3] = static_cast<unsigned char>(x);
 }
 
-// Portable lanes: plain arrays, which compilers may vectorise for the baseline
-// instruction set. With LANES = 16 they run the AVX-512 algorithm on any CPU.
+// Portable lanes: with GCC or Clang, their generic vectors (lowered to
+// whatever the target has, plain integers at worst); elsewhere arrays. With
+// LANES = 16 they run the AVX-512 algorithm on any CPU.
 template <int LANES>
 struct PortableVec {
+#if defined(__GNUC__)
+    typedef uint32_t Raw __attribute__((vector_size(4 * LANES)));
+    Raw v;
+#else
     uint32_t v[LANES];
+#endif
 };
 
 template <int LANES>
@@ -309,6 +315,16 @@ struct PortableLanes : LanesBase<PortableLanes<LANES>> {
     using V = PortableVec<LANES>;
     static constexpr int N = LANES;
 
+#if defined(__GNUC__)
+    static SHA256_LANES_INLINE V Add(V a, V b) { a.v += b.v; return a; }
+    static SHA256_LANES_INLINE V Xor(V a, V b) { a.v ^= b.v; return a; }
+    static SHA256_LANES_INLINE V And(V a, V b) { a.v &= b.v; return a; }
+    static SHA256_LANES_INLINE V Or(V a, V b) { a.v |= b.v; return a; }
+    template <int n>
+    static SHA256_LANES_INLINE V ShR(V a) { a.v >>= n; return a; }
+    template <int n>
+    static SHA256_LANES_INLINE V ShL(V a) { a.v <<= n; return a; }
+#else
     static inline V Add(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] += b.v[i]; return a; }
     static inline V Xor(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] ^= b.v[i]; return a; }
     static inline V And(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] &= b.v[i]; return a; }
@@ -317,7 +333,8 @@ struct PortableLanes : LanesBase<PortableLanes<LANES>> {
     static inline V ShR(V a) { for (int i = 0; i < N; ++i) a.v[i] >>= n; return a; }
     template <int n>
     static inline V ShL(V a) { for (int i = 0; i < N; ++i) a.v[i] <<= n; return a; }
-    static inline V Set1(uint32_t x) { V r; for (int i = 0; i < N; ++i) r.v[i] = x; return r; }
+#endif
+    static SHA256_LANES_INLINE V Set1(uint32_t x) { V r; for (int i = 0; i < N; ++i) r.v[i] = x; return r; }
     static inline V LoadState(const uint32_t* p) { V r; for (int i = 0; i < N; ++i) r.v[i] = p[i]; return r; }
     static inline void StoreState(uint32_t* p, V x) { for (int i = 0; i < N; ++i) p[i] = x.v[i]; }
     static inline void LoadBlocks(V* w, const unsigned char* const* p)

@@ -37,14 +37,14 @@ const D64Entry D64_REGISTRY[] = {
      "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"},
     {"shani_2way", 2, SHANI_NEEDS, SHA256_D64_FN(d64::Shani2),
      "SHA-NI, two interleaved streams, padding block W+K precomputed"},
-    {"shani_3way", 3, SHANI_NEEDS, SHA256_D64_FN(d64::Shani3), "SHA-NI, three interleaved streams"},
     {"shani_4way", 4, SHANI_NEEDS, SHA256_D64_FN(d64::Shani4), "SHA-NI, four interleaved streams"},
+    {"shani", 1, SHANI_NEEDS, SHA256_D64_FN(d64::Shani1), "SHA-NI, one input at a time"},
+    {"shani_3way", 3, SHANI_NEEDS, SHA256_D64_FN(d64::Shani3), "SHA-NI, three interleaved streams"},
     {"avx2_8way", 8, cpu::AVX2, SHA256_D64_FN(d64::Avx2x8), "AVX2 8 lanes, padding schedules precomputed"},
     {"sse41_4way", 4, cpu::SSE41 | cpu::SSSE3, SHA256_D64_FN(d64::Sse41x4),
      "SSE4.1 4 lanes, padding schedules precomputed"},
-    {"shani", 1, SHANI_NEEDS, SHA256_D64_FN(d64::Shani1), "SHA-NI, one input at a time"},
     {"portable_16way", 16, 0, d64::Portable16,
-     "the lane algorithm over 16 plain integers (what the compiler makes of it)"},
+     "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)"},
     {"basic", 1, 0, d64::Basic1, "portable C++, one input, padding schedules precomputed"},
 };
 constexpr int D64_ROWS = sizeof(D64_REGISTRY) / sizeof(D64_REGISTRY[0]);

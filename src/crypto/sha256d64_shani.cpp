@@ -80,18 +80,33 @@ inline void Block(State* st, __m128i (*m)[4])
     }
 }
 
+// W+K of the padding block of a 64-byte message, two rounds per entry in
+// lanes 0 and 1, as sha256rnds2 takes them (no shuffle for the odd pairs).
+struct PadPairs {
+    uint32_t v[32][4];
+};
+constexpr PadPairs MakePadPairs()
+{
+    PadPairs p{};
+    for (int i = 0; i < 32; ++i) {
+        p.v[i][0] = PAD64_KW.v[2 * i];
+        p.v[i][1] = PAD64_KW.v[2 * i + 1];
+    }
+    return p;
+}
+constexpr PadPairs PAD64_PAIRS = MakePadPairs();
+
 // The padding block of a 64-byte message: every W+K is a constant.
 template <int S>
 inline void PaddingBlock64(State* st)
 {
     State saved[S];
     for (int s = 0; s < S; ++s) saved[s] = st[s];
-#pragma GCC unroll 16
-    for (int q = 0; q < 16; ++q) {
-        __m128i wk[S];
-        const __m128i c = Load(PAD64_KW.v + 4 * q);
-        for (int s = 0; s < S; ++s) wk[s] = c;
-        Rounds4<S>(st, wk);
+#pragma GCC unroll 32
+    for (int r = 0; r < 32; r += 2) {
+        const __m128i lo = Load(PAD64_PAIRS.v[r]), hi = Load(PAD64_PAIRS.v[r + 1]);
+        for (int s = 0; s < S; ++s) st[s].cdgh = _mm_sha256rnds2_epu32(st[s].cdgh, st[s].abef, lo);
+        for (int s = 0; s < S; ++s) st[s].abef = _mm_sha256rnds2_epu32(st[s].abef, st[s].cdgh, hi);
     }
     for (int s = 0; s < S; ++s) {
         st[s].abef = _mm_add_epi32(st[s].abef, saved[s].abef);
