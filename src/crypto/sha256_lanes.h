@@ -108,6 +108,16 @@ struct LanesBase {
     }
 };
 
+// Work interleaved with the rounds: Step(r) runs after lane round r (0..191
+// in D64: block 1, the padding block, the second hash), so that other
+// independent work (SHA-NI streams, for one) can share the instruction
+// stream. NoSide does nothing. (A SHA-NI side with intrinsics loses here:
+// legacy-SSE sha256rnds2 next to 512-bit code in zmm0-15 pays the SSE/AVX
+// transition penalty; see doc/d64.md.)
+struct NoSide {
+    SHA256_LANES_INLINE void Step(int) {}
+};
+
 template <class L>
 struct Lanes {
     using V = typename L::V;
@@ -133,16 +143,25 @@ struct Lanes {
     }
 
     // Eight rounds on t[0..7] = a..h; afterwards every name is back in its slot.
-    static SHA256_LANES_BLOCK void Round8(V* t, const V* kw)
+    template <class Side>
+    static SHA256_LANES_BLOCK void Round8(V* t, const V* kw, Side& side, int r0)
     {
         Round(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], kw[0]);
+        side.Step(r0);
         Round(t[7], t[0], t[1], t[2], t[3], t[4], t[5], t[6], kw[1]);
+        side.Step(r0 + 1);
         Round(t[6], t[7], t[0], t[1], t[2], t[3], t[4], t[5], kw[2]);
+        side.Step(r0 + 2);
         Round(t[5], t[6], t[7], t[0], t[1], t[2], t[3], t[4], kw[3]);
+        side.Step(r0 + 3);
         Round(t[4], t[5], t[6], t[7], t[0], t[1], t[2], t[3], kw[4]);
+        side.Step(r0 + 4);
         Round(t[3], t[4], t[5], t[6], t[7], t[0], t[1], t[2], kw[5]);
+        side.Step(r0 + 5);
         Round(t[2], t[3], t[4], t[5], t[6], t[7], t[0], t[1], kw[6]);
+        side.Step(r0 + 6);
         Round(t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[0], kw[7]);
+        side.Step(r0 + 7);
     }
 
     // W[i] for i >= 16 in a 16-word window, in place of W[i - 16].
@@ -152,19 +171,21 @@ struct Lanes {
     }
 
     // Rounds 16..63 of a block with a general schedule.
-    static SHA256_LANES_BLOCK void Rounds16to63(V* t, V* w)
+    template <class Side>
+    static SHA256_LANES_BLOCK void Rounds16to63(V* t, V* w, Side& side, int r0)
     {
 #pragma GCC unroll 6
         for (int i = 16; i < 64; i += 8) {
             V kw[8];
 #pragma GCC unroll 8
             for (int j = 0; j < 8; ++j) kw[j] = Add(Expand(w, i + j), C(K[i + j]));
-            Round8(t, kw);
+            Round8(t, kw, side, r0 + i);
         }
     }
 
     //! s += compress(s, w): 64 rounds on N independent states; w is overwritten.
-    static SHA256_LANES_BLOCK void Compress(V* s, V* w)
+    template <class Side>
+    static SHA256_LANES_BLOCK void Compress(V* s, V* w, Side& side, int r0)
     {
         V t[8];
         for (int j = 0; j < 8; ++j) t[j] = s[j];
@@ -173,10 +194,15 @@ struct Lanes {
             V kw[8];
 #pragma GCC unroll 8
             for (int j = 0; j < 8; ++j) kw[j] = Add(w[i + j], C(K[i + j]));
-            Round8(t, kw);
+            Round8(t, kw, side, r0 + i);
         }
-        Rounds16to63(t, w);
+        Rounds16to63(t, w, side, r0);
         for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
+    }
+    static SHA256_LANES_INLINE void Compress(V* s, V* w)
+    {
+        NoSide none;
+        Compress(s, w, none, 0);
     }
 
     //! st: word-sliced state in memory (st[j * N + lane]); lane i compresses the block at blocks[i].
@@ -190,11 +216,12 @@ struct Lanes {
     }
 
     //! s = SHA-256 of each lane's 64-byte message in w (w is overwritten).
-    static SHA256_LANES_BLOCK void Hash64(V* s, V* w)
+    template <class Side>
+    static SHA256_LANES_BLOCK void Hash64(V* s, V* w, Side& side)
     {
         // Block 1: the message.
         for (int j = 0; j < 8; ++j) s[j] = C(IV[j]);
-        Compress(s, w);
+        Compress(s, w, side, 0);
 
         // Block 2: the padding, every W+K a constant.
         V t[8];
@@ -204,22 +231,23 @@ struct Lanes {
             V kw[8];
 #pragma GCC unroll 8
             for (int j = 0; j < 8; ++j) kw[j] = C(PAD64_KW.v[i + j]);
-            Round8(t, kw);
+            Round8(t, kw, side, 64 + i);
         }
         for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
     }
 
     //! t = SHA-256 of each lane's 32-byte message in w[0..7] (w is overwritten):
     //! one block whose words 8..15 are fixed.
-    static SHA256_LANES_BLOCK void Hash32(V* t, V* w)
+    template <class Side>
+    static SHA256_LANES_BLOCK void Hash32(V* t, V* w, Side& side, int r0)
     {
         for (int j = 0; j < 8; ++j) t[j] = C(IV[j]);
         {
             V kw[8];
             for (int j = 0; j < 8; ++j) kw[j] = Add(w[j], C(K[j]));
-            Round8(t, kw);
+            Round8(t, kw, side, r0);
             for (int j = 0; j < 8; ++j) kw[j] = C(K[8 + j] + PAD32[j]);
-            Round8(t, kw);
+            Round8(t, kw, side, r0 + 8);
         }
         // W16..W31 with the fixed words folded in (W8 = 0x80000000, W9..W14 = 0, W15 = 256).
         // Each lands in the window slot of W[i - 16].
@@ -241,7 +269,7 @@ struct Lanes {
             kw[6] = Add(w[6], C(K[22]));
             w[7] = Add(sigma1(w[5]), w[0], w[7], C(Csigma0(0x80000000)));
             kw[7] = Add(w[7], C(K[23]));
-            Round8(t, kw);
+            Round8(t, kw, side, r0 + 16);
             w[8] = Add(sigma1(w[6]), w[1], C(0x80000000));
             kw[0] = Add(w[8], C(K[24]));
             w[9] = Add(sigma1(w[7]), w[2]);
@@ -258,28 +286,42 @@ struct Lanes {
             kw[6] = Add(w[14], C(K[30]));
             w[15] = Add(sigma1(w[13]), w[8], sigma0(w[0]), C(256));
             kw[7] = Add(w[15], C(K[31]));
-            Round8(t, kw);
+            Round8(t, kw, side, r0 + 24);
         }
 #pragma GCC unroll 4
         for (int i = 32; i < 64; i += 8) {
             V kw[8];
 #pragma GCC unroll 8
             for (int j = 0; j < 8; ++j) kw[j] = Add(Expand(w, i + j), C(K[i + j]));
-            Round8(t, kw);
+            Round8(t, kw, side, r0 + i);
         }
         for (int j = 0; j < 8; ++j) t[j] = Add(t[j], C(IV[j]));
     }
 
     //! out[32*i..] = SHA256(SHA256(in[64*i..64*i+63])) for i < N. out may equal in:
-    //! every input is read before any output is written.
-    static SHA256_LANES_INLINE void D64(unsigned char* out, const unsigned char* in)
+    //! every input is read before any output is written. side.Step(r) runs
+    //! after lane round r, 0..191.
+    template <class Side>
+    static SHA256_LANES_INLINE void D64(unsigned char* out, const unsigned char* in, Side& side)
     {
         V w[16], s[8];
         L::LoadContiguous(w, in);
-        Hash64(s, w);
+        Hash64(s, w, side);
         for (int j = 0; j < 8; ++j) w[j] = s[j];
-        Hash32(s, w);
+        Hash32(s, w, side, 128);
         L::StoreContiguous(out, s);
+    }
+    static SHA256_LANES_INLINE void D64(unsigned char* out, const unsigned char* in)
+    {
+        NoSide none;
+        D64(out, in, none);
+    }
+
+    //! The second SHA-256 alone: t = SHA-256 of each lane's 32-byte w[0..7].
+    static SHA256_LANES_INLINE void Hash32(V* t, V* w)
+    {
+        NoSide none;
+        Hash32(t, w, none, 0);
     }
 };
 

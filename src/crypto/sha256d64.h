@@ -27,7 +27,6 @@ void Shani1(unsigned char* out, const unsigned char* in);
 void Shani2(unsigned char* out, const unsigned char* in);
 void Shani3(unsigned char* out, const unsigned char* in);
 void Shani4(unsigned char* out, const unsigned char* in);
-void Shani2Avx512x16(unsigned char* out, const unsigned char* in); // 18 ways: 2 SHA-NI streams + 16 lanes
 #endif
 
 // Fixed-size double SHA-256 of one input (32, 64 or 80 bytes).
