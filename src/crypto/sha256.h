@@ -78,4 +78,68 @@ void TransformBasic(uint32_t* s, const unsigned char* chunk, size_t blocks);
 
 } // namespace sha256
 
+/** Bitcoin's double SHA-256 of `blocks` independent 64-byte inputs (Merkle tree
+ *  nodes): output[32*i..32*i+31] = SHA256(SHA256(input[64*i..64*i+63])). Any
+ *  alignment; output may equal input (hashing a Merkle level in place). */
+void SHA256D64(unsigned char* output, const unsigned char* input, size_t blocks);
+
+namespace sha256 {
+
+/** A D64 kernel: the double SHA-256 of exactly `ways` consecutive 64-byte inputs
+ *  into `ways` consecutive 32-byte digests (out may equal in). */
+using D64Fn = void (*)(unsigned char* out, const unsigned char* in);
+
+/** One row of the D64 registry: an Implementation with its number of ways. */
+struct D64Implementation {
+    std::string name;      //!< e.g. "avx512_16way"
+    int ways;              //!< inputs per call
+    std::string needs;     //!< CPU features it needs ("none" for none)
+    uint32_t needs_mask;   //!< the same as a cpu::Feature mask
+    std::string technique; //!< one line on how it works
+    bool built;            //!< compiled into this binary
+    bool supported;        //!< built and this CPU has what it needs
+    std::string why_not;   //!< empty when supported, otherwise the reason
+    D64Fn fn;              //!< nullptr when not built
+};
+
+/** Every D64 implementation, in AutoDetectD64's order of preference. */
+std::vector<D64Implementation> D64Implementations();
+
+/** Make SHA256D64 start with `name` (then narrower supported rows, then a 1-way
+ *  row). False (and no change) for an unknown name or one this CPU cannot run. */
+bool SetD64Implementation(const std::string& name);
+
+/** Name of the row SHA256D64 starts with. */
+std::string CurrentD64Implementation();
+
+/** Select the first supported D64 row that passes SelfTestD64, and the fastest
+ *  fixed-size double SHA-256 paths; return the D64 row's name. AutoDetect() calls it. */
+std::string AutoDetectD64();
+
+/** Check a D64 kernel of `ways` ways on known answers and misaligned, in-place inputs. */
+bool SelfTestD64(D64Fn fn, int ways);
+
+/** Double SHA-256 of one fixed-size input: a hash of a hash (32 bytes), a
+ *  Merkle node (64) or a block header (80), with the padding precomputed. */
+void Double32(unsigned char out[32], const unsigned char in[32]);
+void Double64(unsigned char out[32], const unsigned char in[64]);
+void Double80(unsigned char out[32], const unsigned char in[80]);
+
+/** The fixed-size paths' own small registry ("shani", "basic"), in order of preference. */
+using DoubleFn = void (*)(unsigned char* out, const unsigned char* in);
+struct FixedImplementation {
+    std::string name;
+    std::string needs;
+    uint32_t needs_mask;
+    bool built;
+    bool supported;
+    std::string why_not;
+    DoubleFn double32, double64, double80; //!< nullptr when not built
+};
+std::vector<FixedImplementation> FixedImplementations();
+bool SetFixedImplementation(const std::string& name);
+std::string CurrentFixedImplementation();
+
+} // namespace sha256
+
 #endif

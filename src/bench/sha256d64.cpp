@@ -1,0 +1,207 @@
+// Bitcoin's own hashing: SHA256D64 (every D64 row), the Merkle root of 9001
+// leaves, and the fixed-size double SHA-256 of 32, 64 and 80 bytes. basic is
+// the 100% row of each table. In the SHA256D64 table an op is one call
+// (1024 inputs), in the MerkleRoot table one root (9001 leaves = 9009 64-byte inputs
+// over all levels, the copy of the leaves included): in both, cycles/byte x 64
+// = core cycles per 64-byte input.
+#include <bench/bench.h>
+
+#include <consensus/merkle.h>
+#include <crypto/sha256.h>
+#include <uint256.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr size_t D64_INPUTS = 1024;
+constexpr size_t MERKLE_LEAVES = 9001;
+
+std::vector<unsigned char> Pseudorandom(size_t n, uint32_t seed)
+{
+    std::vector<unsigned char> v(n);
+    for (auto& c : v) {
+        seed = seed * 1664525 + 1013904223;
+        c = static_cast<unsigned char>(seed >> 24);
+    }
+    return v;
+}
+
+// Hashes of every level of a Merkle tree over `leaves` leaves (64-byte inputs per root).
+size_t MerkleInputs(size_t leaves)
+{
+    size_t n = 0;
+    while (leaves > 1) {
+        leaves = (leaves + 1) / 2;
+        n += leaves;
+    }
+    return n;
+}
+
+std::string NotRun(const sha256::D64Implementation& impl)
+{
+    if (!impl.built) return impl.why_not;
+    if (!impl.supported) return "not supported: " + impl.why_not;
+    return "";
+}
+
+BENCHMARK(BitcoinHashes)
+{
+    const std::string selected = sha256::AutoDetectD64();
+    benchmark::HeaderLines().push_back("Selected SHA256D64 (AutoDetectD64): " + selected +
+                                       "; fixed-size double SHA-256: " + sha256::CurrentFixedImplementation());
+    const auto impls = sha256::D64Implementations();
+
+    // Expected digests, with basic.
+    auto input = std::make_shared<std::vector<unsigned char>>(Pseudorandom(64 * D64_INPUTS, 64));
+    auto expected = std::make_shared<std::vector<unsigned char>>(32 * D64_INPUTS);
+    sha256::SetD64Implementation("basic");
+    ::SHA256D64(expected->data(), input->data(), D64_INPUTS);
+
+    std::vector<uint256> leaves(MERKLE_LEAVES);
+    {
+        const auto bytes = Pseudorandom(32 * MERKLE_LEAVES, 9001);
+        for (size_t i = 0; i < MERKLE_LEAVES; ++i) std::memcpy(leaves[i].data(), bytes.data() + 32 * i, 32);
+    }
+    auto leaves_ptr = std::make_shared<const std::vector<uint256>>(leaves);
+    const uint256 root = ComputeMerkleRoot(leaves);
+    sha256::SetD64Implementation(selected);
+
+    // Table 1: SHA256D64 of 1024 inputs per call; basic first (100%).
+    for (auto it = impls.rbegin(); it != impls.rend(); ++it) {
+        const sha256::D64Implementation& impl = *it;
+        benchmark::Bench b;
+        b.table = "SHA256D64, 1024 inputs of 64 bytes";
+        b.name = "SHA256D64_1024/" + impl.name;
+        b.impl = impl.name;
+        b.bytes_per_op = 64 * D64_INPUTS; // an op is one call
+        b.baseline = impl.name == "basic";
+        b.not_run = NotRun(impl);
+        const std::string name = impl.name;
+        auto buf = std::make_shared<std::vector<unsigned char>>(32 * D64_INPUTS);
+        b.setup = [name] { sha256::SetD64Implementation(name); };
+        b.run = [input, buf](uint64_t ops) {
+            for (uint64_t i = 0; i < ops; ++i) ::SHA256D64(buf->data(), input->data(), D64_INPUTS);
+        };
+        b.check = [name, input, expected]() -> std::string {
+            if (!sha256::SetD64Implementation(name)) return "cannot select " + name;
+            std::vector<unsigned char> got(32 * D64_INPUTS);
+            ::SHA256D64(got.data(), input->data(), D64_INPUTS);
+            if (got != *expected) return "digests differ from basic";
+            return "";
+        };
+        out.push_back(std::move(b));
+    }
+
+    // Table 2: the Merkle root of 9001 leaves (a block of 9001 transactions):
+    // AutoDetectD64's pick, then every row as the starting row.
+    const size_t inputs = MerkleInputs(MERKLE_LEAVES);
+    std::vector<std::pair<std::string, std::string>> merkle_rows; // label, row to select
+    merkle_rows.emplace_back("autodetect (" + selected + ")", selected);
+    for (auto it = impls.rbegin(); it != impls.rend(); ++it) merkle_rows.emplace_back(it->name, it->name);
+    for (const auto& [label, name] : merkle_rows) {
+        benchmark::Bench b;
+        b.table = "MerkleRoot, 9001 leaves";
+        b.name = "MerkleRoot_9001/" + (label == name ? name : std::string("autodetect"));
+        b.impl = label;
+        b.bytes_per_op = 64 * inputs; // an op is one root
+        b.baseline = label == "basic";
+        for (const auto& impl : impls) {
+            if (impl.name == name) b.not_run = NotRun(impl);
+        }
+        const std::string row = name;
+        auto last = std::make_shared<uint256>();
+        b.setup = [row] { sha256::SetD64Implementation(row); };
+        b.run = [leaves_ptr, last](uint64_t ops) {
+            for (uint64_t i = 0; i < ops; ++i) *last = ComputeMerkleRoot(*leaves_ptr);
+        };
+        b.check = [row, leaves_ptr, root, last]() -> std::string {
+            if (!sha256::SetD64Implementation(row)) return "cannot select " + row;
+            if (ComputeMerkleRoot(*leaves_ptr) != root) return "root differs from basic";
+            if (*last != root && !last->IsNull()) return "timed run's root differs from basic";
+            return "";
+        };
+        out.push_back(std::move(b));
+    }
+
+    // Tables 3-5: double SHA-256 of one 32-, 64- or 80-byte input. The 32-byte
+    // rows join the SHA256D table of bench/sha256.cpp (CSHA256 twice through
+    // each transform, basic = 100%); 64 and 80 bytes get tables of their own,
+    // with CSHA256 twice through basic and through AutoDetect's transform.
+    const std::string transform = sha256::CurrentImplementation();
+    struct Fixed {
+        size_t len;
+        const char* table;
+        const char* tag;
+        bool own_table;
+    };
+    const Fixed sizes[] = {
+        {32, "SHA256D (double SHA-256) of 32 bytes", "D32B", false},
+        {64, "SHA256D (double SHA-256) of 64 bytes", "D64B", true},
+        {80, "SHA256D (double SHA-256) of 80 bytes (block header)", "D80B", true},
+    };
+    for (const Fixed& f : sizes) {
+        auto in = std::make_shared<std::vector<unsigned char>>(Pseudorandom(f.len, static_cast<uint32_t>(f.len)));
+        auto want = std::make_shared<std::string>(32, '\0');
+        {
+            const std::string prev = sha256::CurrentImplementation();
+            sha256::SetImplementation("basic");
+            unsigned char d[32];
+            CSHA256().Write(in->data(), f.len).Finalize(d);
+            CSHA256().Write(d, 32).Finalize(d);
+            want->assign(reinterpret_cast<char*>(d), 32);
+            sha256::SetImplementation(prev);
+        }
+        if (f.own_table) {
+            std::vector<std::string> transforms{"basic"};
+            if (transform != "basic") transforms.push_back(transform);
+            for (const auto& t : transforms) {
+                benchmark::Bench b;
+                b.table = f.table;
+                b.name = std::string("SHA256_") + f.tag + "/" + t;
+                b.impl = t;
+                b.bytes_per_op = f.len;
+                b.baseline = t == "basic";
+                auto last = std::make_shared<std::string>(32, '\0');
+                b.setup = [t] { sha256::SetImplementation(t); };
+                b.run = [in, last, f](uint64_t ops) {
+                    unsigned char d[32];
+                    for (uint64_t i = 0; i < ops; ++i) {
+                        CSHA256().Write(in->data(), f.len).Finalize(d);
+                        CSHA256().Write(d, 32).Finalize(d);
+                    }
+                    last->assign(reinterpret_cast<char*>(d), 32);
+                };
+                b.check = [last, want]() -> std::string { return *last == *want ? "" : "digest differs from basic"; };
+                out.push_back(std::move(b));
+            }
+        }
+        for (const auto& impl : sha256::FixedImplementations()) {
+            benchmark::Bench b;
+            b.table = f.table;
+            b.name = std::string("SHA256_") + f.tag + "/fixed_" + impl.name;
+            b.impl = "fixed_" + impl.name;
+            b.bytes_per_op = f.len;
+            if (!impl.built) {
+                b.not_run = impl.why_not;
+            } else if (!impl.supported) {
+                b.not_run = "not supported: " + impl.why_not;
+            }
+            const sha256::DoubleFn fn = f.len == 32 ? impl.double32 : f.len == 64 ? impl.double64 : impl.double80;
+            auto last = std::make_shared<std::string>(32, '\0');
+            b.run = [in, last, fn](uint64_t ops) {
+                unsigned char d[32];
+                for (uint64_t i = 0; i < ops; ++i) fn(d, in->data());
+                last->assign(reinterpret_cast<char*>(d), 32);
+            };
+            b.check = [last, want]() -> std::string { return *last == *want ? "" : "digest differs from CSHA256 twice"; };
+            out.push_back(std::move(b));
+        }
+    }
+    sha256::SetD64Implementation(selected);
+}
+
+} // namespace

@@ -1,0 +1,400 @@
+// One SHA-256 algorithm for N independent messages at once, written over a
+// small set of lane-wise primitives. Each instruction set supplies a "lanes"
+// class L (one 32-bit word per lane in a vector type L::V) and instantiates:
+//
+//   Lanes<L>::Compress(s, w)  64 rounds of N independent states on N blocks
+//                             (word-sliced: s[j] holds word j of every lane)
+//   Lanes<L>::Transform(st, blocks)
+//                             the same on a word-sliced state in memory, each
+//                             lane reading its own 64-byte block pointer
+//   Lanes<L>::D64(out, in)    Bitcoin's double SHA-256 of N 64-byte inputs,
+//                             with the constant padding blocks precomputed
+//
+// Everything here lives in an unnamed namespace: each file that includes it
+// is compiled with its own -m flags, and an inline function shared between
+// such files could be merged by the linker into one that uses instructions
+// the CPU lacks.
+//
+// The lanes class provides: V, N, Add, Xor, And, Or, ShR<n>, ShL<n>, Set1,
+// LoadBlocks(w, p) (16 big-endian words of lane i from p[i]), LoadContiguous(w, in)
+// (lane i at in + 64*i) and StoreContiguous(out, s) (8 big-endian words of lane i
+// at out + 32*i). Rotr, Xor3, Ch and Maj have portable defaults in LanesBase
+// that an instruction set may replace (AVX-512: vprord, vpternlogd).
+#ifndef SHA256BENCH_CRYPTO_SHA256_LANES_H
+#define SHA256BENCH_CRYPTO_SHA256_LANES_H
+
+#include <cstddef>
+#include <cstdint>
+
+// Small helpers are always inlined. Whole blocks of rounds are inlined only
+// where the register file holds the working set (AVX-512: 32 registers; a file
+// defines SHA256_LANES_INLINE_BLOCKS before including this one): with 16
+// registers, GCC's spills in one huge function cost more than the calls.
+#if defined(__GNUC__)
+#define SHA256_LANES_INLINE inline __attribute__((always_inline))
+#else
+#define SHA256_LANES_INLINE inline
+#endif
+#if defined(SHA256_LANES_INLINE_BLOCKS)
+#define SHA256_LANES_BLOCK SHA256_LANES_INLINE
+#else
+#define SHA256_LANES_BLOCK inline
+#endif
+
+namespace sha256 {
+namespace lanes {
+namespace {
+
+// FIPS 180-4, 4.2.2 and 5.3.3.
+constexpr uint32_t K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+constexpr uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+    0x5be0cd19};
+
+constexpr uint32_t CRotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+constexpr uint32_t Csigma0(uint32_t x) { return CRotr(x, 7) ^ CRotr(x, 18) ^ (x >> 3); }
+constexpr uint32_t Csigma1(uint32_t x) { return CRotr(x, 17) ^ CRotr(x, 19) ^ (x >> 10); }
+
+struct Words64 {
+    uint32_t v[64];
+};
+
+// W[i] + K[i] for all 64 rounds of a block whose 16 words are known at compile time.
+constexpr Words64 ScheduleplusK(const uint32_t (&m)[16])
+{
+    Words64 w{};
+    for (int i = 0; i < 16; ++i) w.v[i] = m[i];
+    for (int i = 16; i < 64; ++i) w.v[i] = Csigma1(w.v[i - 2]) + w.v[i - 7] + Csigma0(w.v[i - 15]) + w.v[i - 16];
+    for (int i = 0; i < 64; ++i) w.v[i] += K[i];
+    return w;
+}
+
+// The second block of the SHA-256 of any 64-byte message: 0x80, zeros, bit length 512.
+constexpr uint32_t PAD64[16] = {0x80000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 512};
+constexpr Words64 PAD64_KW = ScheduleplusK(PAD64);
+
+// The block hashed by the second SHA-256 of D64: eight variable words (the
+// first digest), then 0x80, zeros and the bit length 256. These are its fixed
+// words 8..15.
+constexpr uint32_t PAD32[8] = {0x80000000, 0, 0, 0, 0, 0, 0, 256};
+
+// Portable defaults, in terms of the instruction set's own primitives. (Vector
+// types are deduced, not passed as template arguments: GCC drops their
+// alignment attributes there, and says so.)
+template <class D>
+struct LanesBase {
+    template <int n, class V>
+    static inline V Rotr(V x) { return D::Or(D::template ShR<n>(x), D::template ShL<32 - n>(x)); }
+    template <class V>
+    static inline V Xor3(V a, V b, V c) { return D::Xor(D::Xor(a, b), c); }
+    template <class V>
+    static inline V Ch(V e, V f, V g) { return D::Xor(g, D::And(e, D::Xor(f, g))); }
+    template <class V>
+    static inline V Maj(V a, V b, V c) { return D::Or(D::And(a, b), D::And(c, D::Or(a, b))); }
+    template <class V>
+    static inline void LoadContiguous(V* w, const unsigned char* in)
+    {
+        const unsigned char* p[D::N];
+        for (int i = 0; i < D::N; ++i) p[i] = in + 64 * i;
+        D::LoadBlocks(w, p);
+    }
+};
+
+// Work interleaved with the rounds: Step(r) runs after lane round r (0..191
+// in D64: block 1, the padding block, the second hash), so that other
+// independent work (SHA-NI streams, for one) can share the instruction
+// stream. NoSide does nothing. (A SHA-NI side with intrinsics loses here:
+// legacy-SSE sha256rnds2 next to 512-bit code in zmm0-15 pays the SSE/AVX
+// transition penalty; see doc/d64.md.)
+struct NoSide {
+    SHA256_LANES_INLINE void Step(int) {}
+};
+
+template <class L>
+struct Lanes {
+    using V = typename L::V;
+    static constexpr int N = L::N;
+
+    static SHA256_LANES_INLINE V Add(V a, V b) { return L::Add(a, b); }
+    static SHA256_LANES_INLINE V Add(V a, V b, V c) { return L::Add(L::Add(a, b), c); }
+    static SHA256_LANES_INLINE V Add(V a, V b, V c, V d) { return L::Add(L::Add(a, b), L::Add(c, d)); }
+    static SHA256_LANES_INLINE V C(uint32_t x) { return L::Set1(x); }
+
+    static SHA256_LANES_INLINE V Sigma0(V a) { return L::Xor3(L::template Rotr<2>(a), L::template Rotr<13>(a), L::template Rotr<22>(a)); }
+    static SHA256_LANES_INLINE V Sigma1(V e) { return L::Xor3(L::template Rotr<6>(e), L::template Rotr<11>(e), L::template Rotr<25>(e)); }
+    static SHA256_LANES_INLINE V sigma0(V x) { return L::Xor3(L::template Rotr<7>(x), L::template Rotr<18>(x), L::template ShR<3>(x)); }
+    static SHA256_LANES_INLINE V sigma1(V x) { return L::Xor3(L::template Rotr<17>(x), L::template Rotr<19>(x), L::template ShR<10>(x)); }
+
+    // One round; callers rotate the names instead of moving the values.
+    static SHA256_LANES_INLINE void Round(V a, V b, V c, V& d, V e, V f, V g, V& h, V kw)
+    {
+        const V t1 = Add(h, kw, Sigma1(e), L::Ch(e, f, g));
+        const V t2 = Add(Sigma0(a), L::Maj(a, b, c));
+        d = Add(d, t1);
+        h = Add(t1, t2);
+    }
+
+    // Eight rounds on t[0..7] = a..h; afterwards every name is back in its slot.
+    template <class Side>
+    static SHA256_LANES_BLOCK void Round8(V* t, const V* kw, Side& side, int r0)
+    {
+        Round(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], kw[0]);
+        side.Step(r0);
+        Round(t[7], t[0], t[1], t[2], t[3], t[4], t[5], t[6], kw[1]);
+        side.Step(r0 + 1);
+        Round(t[6], t[7], t[0], t[1], t[2], t[3], t[4], t[5], kw[2]);
+        side.Step(r0 + 2);
+        Round(t[5], t[6], t[7], t[0], t[1], t[2], t[3], t[4], kw[3]);
+        side.Step(r0 + 3);
+        Round(t[4], t[5], t[6], t[7], t[0], t[1], t[2], t[3], kw[4]);
+        side.Step(r0 + 4);
+        Round(t[3], t[4], t[5], t[6], t[7], t[0], t[1], t[2], kw[5]);
+        side.Step(r0 + 5);
+        Round(t[2], t[3], t[4], t[5], t[6], t[7], t[0], t[1], kw[6]);
+        side.Step(r0 + 6);
+        Round(t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[0], kw[7]);
+        side.Step(r0 + 7);
+    }
+
+    // W[i] for i >= 16 in a 16-word window, in place of W[i - 16].
+    static SHA256_LANES_INLINE V Expand(V* w, int i)
+    {
+        return w[i & 15] = Add(sigma1(w[(i - 2) & 15]), w[(i - 7) & 15], sigma0(w[(i - 15) & 15]), w[i & 15]);
+    }
+
+    // Rounds 16..63 of a block with a general schedule.
+    template <class Side>
+    static SHA256_LANES_BLOCK void Rounds16to63(V* t, V* w, Side& side, int r0)
+    {
+#pragma GCC unroll 6
+        for (int i = 16; i < 64; i += 8) {
+            V kw[8];
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; ++j) kw[j] = Add(Expand(w, i + j), C(K[i + j]));
+            Round8(t, kw, side, r0 + i);
+        }
+    }
+
+    //! s += compress(s, w): 64 rounds on N independent states; w is overwritten.
+    template <class Side>
+    static SHA256_LANES_BLOCK void Compress(V* s, V* w, Side& side, int r0)
+    {
+        V t[8];
+        for (int j = 0; j < 8; ++j) t[j] = s[j];
+#pragma GCC unroll 2
+        for (int i = 0; i < 16; i += 8) {
+            V kw[8];
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; ++j) kw[j] = Add(w[i + j], C(K[i + j]));
+            Round8(t, kw, side, r0 + i);
+        }
+        Rounds16to63(t, w, side, r0);
+        for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
+    }
+    static SHA256_LANES_INLINE void Compress(V* s, V* w)
+    {
+        NoSide none;
+        Compress(s, w, none, 0);
+    }
+
+    //! st: word-sliced state in memory (st[j * N + lane]); lane i compresses the block at blocks[i].
+    static SHA256_LANES_INLINE void Transform(uint32_t* st, const unsigned char* const* blocks)
+    {
+        V s[8], w[16];
+        for (int j = 0; j < 8; ++j) s[j] = L::LoadState(st + j * N);
+        L::LoadBlocks(w, blocks);
+        Compress(s, w);
+        for (int j = 0; j < 8; ++j) L::StoreState(st + j * N, s[j]);
+    }
+
+    //! s = SHA-256 of each lane's 64-byte message in w (w is overwritten).
+    template <class Side>
+    static SHA256_LANES_BLOCK void Hash64(V* s, V* w, Side& side)
+    {
+        // Block 1: the message.
+        for (int j = 0; j < 8; ++j) s[j] = C(IV[j]);
+        Compress(s, w, side, 0);
+
+        // Block 2: the padding, every W+K a constant.
+        V t[8];
+        for (int j = 0; j < 8; ++j) t[j] = s[j];
+#pragma GCC unroll 8
+        for (int i = 0; i < 64; i += 8) {
+            V kw[8];
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; ++j) kw[j] = C(PAD64_KW.v[i + j]);
+            Round8(t, kw, side, 64 + i);
+        }
+        for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
+    }
+
+    //! t = SHA-256 of each lane's 32-byte message in w[0..7] (w is overwritten):
+    //! one block whose words 8..15 are fixed.
+    template <class Side>
+    static SHA256_LANES_BLOCK void Hash32(V* t, V* w, Side& side, int r0)
+    {
+        for (int j = 0; j < 8; ++j) t[j] = C(IV[j]);
+        {
+            V kw[8];
+            for (int j = 0; j < 8; ++j) kw[j] = Add(w[j], C(K[j]));
+            Round8(t, kw, side, r0);
+            for (int j = 0; j < 8; ++j) kw[j] = C(K[8 + j] + PAD32[j]);
+            Round8(t, kw, side, r0 + 8);
+        }
+        // W16..W31 with the fixed words folded in (W8 = 0x80000000, W9..W14 = 0, W15 = 256).
+        // Each lands in the window slot of W[i - 16].
+        {
+            V kw[8];
+            w[0] = Add(sigma0(w[1]), w[0]);
+            kw[0] = Add(w[0], C(K[16]));
+            w[1] = Add(sigma0(w[2]), w[1], C(Csigma1(256)));
+            kw[1] = Add(w[1], C(K[17]));
+            w[2] = Add(sigma1(w[0]), sigma0(w[3]), w[2]);
+            kw[2] = Add(w[2], C(K[18]));
+            w[3] = Add(sigma1(w[1]), sigma0(w[4]), w[3]);
+            kw[3] = Add(w[3], C(K[19]));
+            w[4] = Add(sigma1(w[2]), sigma0(w[5]), w[4]);
+            kw[4] = Add(w[4], C(K[20]));
+            w[5] = Add(sigma1(w[3]), sigma0(w[6]), w[5]);
+            kw[5] = Add(w[5], C(K[21]));
+            w[6] = Add(sigma1(w[4]), sigma0(w[7]), w[6], C(256));
+            kw[6] = Add(w[6], C(K[22]));
+            w[7] = Add(sigma1(w[5]), w[0], w[7], C(Csigma0(0x80000000)));
+            kw[7] = Add(w[7], C(K[23]));
+            Round8(t, kw, side, r0 + 16);
+            w[8] = Add(sigma1(w[6]), w[1], C(0x80000000));
+            kw[0] = Add(w[8], C(K[24]));
+            w[9] = Add(sigma1(w[7]), w[2]);
+            kw[1] = Add(w[9], C(K[25]));
+            w[10] = Add(sigma1(w[8]), w[3]);
+            kw[2] = Add(w[10], C(K[26]));
+            w[11] = Add(sigma1(w[9]), w[4]);
+            kw[3] = Add(w[11], C(K[27]));
+            w[12] = Add(sigma1(w[10]), w[5]);
+            kw[4] = Add(w[12], C(K[28]));
+            w[13] = Add(sigma1(w[11]), w[6]);
+            kw[5] = Add(w[13], C(K[29]));
+            w[14] = Add(sigma1(w[12]), w[7], C(Csigma0(256)));
+            kw[6] = Add(w[14], C(K[30]));
+            w[15] = Add(sigma1(w[13]), w[8], sigma0(w[0]), C(256));
+            kw[7] = Add(w[15], C(K[31]));
+            Round8(t, kw, side, r0 + 24);
+        }
+#pragma GCC unroll 4
+        for (int i = 32; i < 64; i += 8) {
+            V kw[8];
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; ++j) kw[j] = Add(Expand(w, i + j), C(K[i + j]));
+            Round8(t, kw, side, r0 + i);
+        }
+        for (int j = 0; j < 8; ++j) t[j] = Add(t[j], C(IV[j]));
+    }
+
+    //! out[32*i..] = SHA256(SHA256(in[64*i..64*i+63])) for i < N. out may equal in:
+    //! every input is read before any output is written. side.Step(r) runs
+    //! after lane round r, 0..191.
+    template <class Side>
+    static SHA256_LANES_INLINE void D64(unsigned char* out, const unsigned char* in, Side& side)
+    {
+        V w[16], s[8];
+        L::LoadContiguous(w, in);
+        Hash64(s, w, side);
+        for (int j = 0; j < 8; ++j) w[j] = s[j];
+        Hash32(s, w, side, 128);
+        L::StoreContiguous(out, s);
+    }
+    static SHA256_LANES_INLINE void D64(unsigned char* out, const unsigned char* in)
+    {
+        NoSide none;
+        D64(out, in, none);
+    }
+
+    //! The second SHA-256 alone: t = SHA-256 of each lane's 32-byte w[0..7].
+    static SHA256_LANES_INLINE void Hash32(V* t, V* w)
+    {
+        NoSide none;
+        Hash32(t, w, none, 0);
+    }
+};
+
+// Big-endian loads and stores of this file's own, so that no inline function
+// is shared with files compiled for another instruction set.
+inline uint32_t LoadBE(const unsigned char* p)
+{
+    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+}
+inline void StoreBE(unsigned char* p, uint32_t x)
+{
+    p[0] = static_cast<unsigned char>(x >> 24);
+    p[1] = static_cast<unsigned char>(x >> 16);
+    p[2] = static_cast<unsigned char>(x >> 8);
+    p[3] = static_cast<unsigned char>(x);
+}
+
+// Portable lanes: with GCC or Clang, their generic vectors (lowered to
+// whatever the target has, plain integers at worst); elsewhere arrays. With
+// LANES = 16 they run the AVX-512 algorithm on any CPU.
+template <int LANES>
+struct PortableVec {
+#if defined(__GNUC__)
+    typedef uint32_t Raw __attribute__((vector_size(4 * LANES)));
+    Raw v;
+#else
+    uint32_t v[LANES];
+#endif
+};
+
+template <int LANES>
+struct PortableLanes : LanesBase<PortableLanes<LANES>> {
+    using V = PortableVec<LANES>;
+    static constexpr int N = LANES;
+
+#if defined(__GNUC__)
+    static SHA256_LANES_INLINE V Add(V a, V b) { a.v += b.v; return a; }
+    static SHA256_LANES_INLINE V Xor(V a, V b) { a.v ^= b.v; return a; }
+    static SHA256_LANES_INLINE V And(V a, V b) { a.v &= b.v; return a; }
+    static SHA256_LANES_INLINE V Or(V a, V b) { a.v |= b.v; return a; }
+    template <int n>
+    static SHA256_LANES_INLINE V ShR(V a) { a.v >>= n; return a; }
+    template <int n>
+    static SHA256_LANES_INLINE V ShL(V a) { a.v <<= n; return a; }
+#else
+    static inline V Add(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] += b.v[i]; return a; }
+    static inline V Xor(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] ^= b.v[i]; return a; }
+    static inline V And(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] &= b.v[i]; return a; }
+    static inline V Or(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] |= b.v[i]; return a; }
+    template <int n>
+    static inline V ShR(V a) { for (int i = 0; i < N; ++i) a.v[i] >>= n; return a; }
+    template <int n>
+    static inline V ShL(V a) { for (int i = 0; i < N; ++i) a.v[i] <<= n; return a; }
+#endif
+    static SHA256_LANES_INLINE V Set1(uint32_t x) { V r; for (int i = 0; i < N; ++i) r.v[i] = x; return r; }
+    static inline V LoadState(const uint32_t* p) { V r; for (int i = 0; i < N; ++i) r.v[i] = p[i]; return r; }
+    static inline void StoreState(uint32_t* p, V x) { for (int i = 0; i < N; ++i) p[i] = x.v[i]; }
+    static inline void LoadBlocks(V* w, const unsigned char* const* p)
+    {
+        for (int j = 0; j < 16; ++j) {
+            for (int i = 0; i < N; ++i) w[j].v[i] = LoadBE(p[i] + 4 * j);
+        }
+    }
+    static inline void StoreContiguous(unsigned char* out, const V* s)
+    {
+        for (int i = 0; i < N; ++i) {
+            for (int j = 0; j < 8; ++j) StoreBE(out + 32 * i + 4 * j, s[j].v[i]);
+        }
+    }
+};
+
+} // namespace
+} // namespace lanes
+} // namespace sha256
+
+#endif

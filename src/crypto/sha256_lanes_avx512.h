@@ -1,0 +1,110 @@
+// The AVX-512 lanes class for sha256_lanes.h: sixteen 32-bit lanes per
+// register, vprord for the rotations and vpternlogd for Ch, Maj and three-way
+// xors. Only for files compiled with -mavx512f -mavx512vl.
+#ifndef SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_H
+#define SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_H
+
+#include <crypto/sha256_lanes.h>
+
+// GCC 12's AVX-512 headers start some intrinsics from an "undefined" register
+// that -Wuninitialized (or, with sanitizers, -Wmaybe-uninitialized) then
+// reports (GCC bug 105593, fixed in later releases).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+
+namespace sha256 {
+namespace lanes {
+namespace {
+
+struct Avx512 : LanesBase<Avx512> {
+    using V = __m512i;
+    static constexpr int N = 16;
+    static inline V Add(V a, V b) { return _mm512_add_epi32(a, b); }
+    static inline V Xor(V a, V b) { return _mm512_xor_si512(a, b); }
+    static inline V And(V a, V b) { return _mm512_and_si512(a, b); }
+    static inline V Or(V a, V b) { return _mm512_or_si512(a, b); }
+    template <int n>
+    static inline V ShR(V a) { return _mm512_srli_epi32(a, n); }
+    template <int n>
+    static inline V ShL(V a) { return _mm512_slli_epi32(a, n); }
+    template <int n>
+    static inline V Rotr(V a) { return _mm512_ror_epi32(a, n); }
+    // vpternlogd truth tables, bit index (a<<2)|(b<<1)|c: a^b^c = 0x96,
+    // a ? b : c = 0xca, majority = 0xe8.
+    static inline V Xor3(V a, V b, V c) { return _mm512_ternarylogic_epi32(a, b, c, 0x96); }
+    static inline V Ch(V e, V f, V g) { return _mm512_ternarylogic_epi32(e, f, g, 0xca); }
+    static inline V Maj(V a, V b, V c) { return _mm512_ternarylogic_epi32(a, b, c, 0xe8); }
+    static inline V Set1(uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+    static inline V LoadState(const uint32_t* p) { return _mm512_loadu_si512(p); }
+    static inline void StoreState(uint32_t* p, V x) { _mm512_storeu_si512(p, x); }
+
+    // Byte swap of each word without AVX512BW's vpshufb: bytes 3 and 1 come
+    // from a rotation right by 8, bytes 2 and 0 from a rotation left by 8.
+    static inline V ByteSwap(V x)
+    {
+        return _mm512_ternarylogic_epi32(_mm512_set1_epi32(static_cast<int>(0xff00ff00)), _mm512_ror_epi32(x, 8),
+            _mm512_rol_epi32(x, 8), 0xca);
+    }
+    // Transpose of four rows within each 128-bit lane.
+    static inline void Transpose4(V& r0, V& r1, V& r2, V& r3)
+    {
+        const V t0 = _mm512_unpacklo_epi32(r0, r1), t1 = _mm512_unpacklo_epi32(r2, r3);
+        const V t2 = _mm512_unpackhi_epi32(r0, r1), t3 = _mm512_unpackhi_epi32(r2, r3);
+        r0 = _mm512_unpacklo_epi64(t0, t1);
+        r1 = _mm512_unpackhi_epi64(t0, t1);
+        r2 = _mm512_unpacklo_epi64(t2, t3);
+        r3 = _mm512_unpackhi_epi64(t2, t3);
+    }
+    static inline void LoadBlocks(V* w, const unsigned char* const* p)
+    {
+        // r[i] = the 16 words of lane i.
+        V r[16];
+        for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(p[i]);
+        // After this, r[4g + j] holds, in 128-bit lane q, word 4q + j of lanes 4g..4g+3.
+        for (int g = 0; g < 16; g += 4) Transpose4(r[g], r[g + 1], r[g + 2], r[g + 3]);
+        // Gather 128-bit lane q of r[j], r[4 + j], r[8 + j], r[12 + j]: word 4q + j of lanes 0..15.
+        for (int j = 0; j < 4; ++j) {
+            const V x0 = _mm512_shuffle_i32x4(r[j], r[4 + j], 0x44), x1 = _mm512_shuffle_i32x4(r[j], r[4 + j], 0xee);
+            const V y0 = _mm512_shuffle_i32x4(r[8 + j], r[12 + j], 0x44),
+                    y1 = _mm512_shuffle_i32x4(r[8 + j], r[12 + j], 0xee);
+            w[0 + j] = ByteSwap(_mm512_shuffle_i32x4(x0, y0, 0x88));
+            w[4 + j] = ByteSwap(_mm512_shuffle_i32x4(x0, y0, 0xdd));
+            w[8 + j] = ByteSwap(_mm512_shuffle_i32x4(x1, y1, 0x88));
+            w[12 + j] = ByteSwap(_mm512_shuffle_i32x4(x1, y1, 0xdd));
+        }
+    }
+    static inline void LoadContiguous(V* w, const unsigned char* in)
+    {
+        const unsigned char* p[16];
+        for (int i = 0; i < 16; ++i) p[i] = in + 64 * i;
+        LoadBlocks(w, p);
+    }
+    static inline void StoreContiguous(unsigned char* out, const V* s)
+    {
+        V r[8];
+        for (int j = 0; j < 8; ++j) r[j] = ByteSwap(s[j]);
+        // r[j] (and r[4 + j]) now hold, in 128-bit lane q, words 0..3 (4..7) of lane 4q + j.
+        Transpose4(r[0], r[1], r[2], r[3]);
+        Transpose4(r[4], r[5], r[6], r[7]);
+        for (int j = 0; j < 4; ++j) {
+            // [lane j, lane 4 + j] and [lane 8 + j, lane 12 + j], 32 bytes each.
+            const V lo = _mm512_shuffle_i32x4(_mm512_shuffle_i32x4(r[j], r[4 + j], 0x44),
+                _mm512_shuffle_i32x4(r[j], r[4 + j], 0x44), 0xd8);
+            const V hi = _mm512_shuffle_i32x4(_mm512_shuffle_i32x4(r[j], r[4 + j], 0xee),
+                _mm512_shuffle_i32x4(r[j], r[4 + j], 0xee), 0xd8);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * j), _mm512_castsi512_si256(lo));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (4 + j)), _mm512_extracti64x4_epi64(lo, 1));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (8 + j)), _mm512_castsi512_si256(hi));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (12 + j)), _mm512_extracti64x4_epi64(hi, 1));
+        }
+    }
+};
+
+} // namespace
+} // namespace lanes
+} // namespace sha256
+
+#endif

@@ -1,0 +1,194 @@
+// SHA-NI building blocks for the D64 kernels: S independent SHA-256 streams
+// interleaved instruction by instruction. Only for files compiled with
+// -msha -msse4.1 (and everything is file-local, see sha256_lanes.h).
+#ifndef SHA256BENCH_CRYPTO_SHA256_LANES_SHANI_H
+#define SHA256BENCH_CRYPTO_SHA256_LANES_SHANI_H
+
+#include <crypto/sha256_lanes.h>
+
+#include <immintrin.h>
+
+namespace sha256 {
+namespace shani {
+namespace {
+
+using lanes::IV;
+using lanes::K;
+using lanes::PAD64_KW;
+
+SHA256_LANES_INLINE __m128i Load(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+SHA256_LANES_INLINE void Store(void* p, __m128i x) { _mm_storeu_si128(static_cast<__m128i*>(p), x); }
+
+// Four big-endian message words -> lanes 0..3.
+SHA256_LANES_INLINE __m128i LoadBE(const unsigned char* p)
+{
+    return _mm_shuffle_epi8(Load(p), _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
+}
+
+// The SHA extensions keep the state as ABEF (lane 3 = a) and CDGH (lane 3 = c).
+struct State {
+    __m128i abef, cdgh;
+};
+
+SHA256_LANES_INLINE State Initial() { return {_mm_set_epi32(IV[0], IV[1], IV[4], IV[5]), _mm_set_epi32(IV[2], IV[3], IV[6], IV[7])}; }
+
+// Digest words a..d and e..h in lanes 0..3, as a next block's W0..3 and W4..7.
+SHA256_LANES_INLINE __m128i WordsABCD(const State& st) { return _mm_shuffle_epi32(_mm_unpackhi_epi64(st.abef, st.cdgh), 0xb1); }
+SHA256_LANES_INLINE __m128i WordsEFGH(const State& st) { return _mm_shuffle_epi32(_mm_unpacklo_epi64(st.abef, st.cdgh), 0xb1); }
+
+// The 32-byte big-endian digest (one byte shuffle swaps the word pairs and the bytes).
+SHA256_LANES_INLINE void StoreDigest(unsigned char* out, const State& st)
+{
+    const __m128i rev = _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+    Store(out, _mm_shuffle_epi8(_mm_unpackhi_epi64(st.abef, st.cdgh), rev));
+    Store(out + 16, _mm_shuffle_epi8(_mm_unpacklo_epi64(st.abef, st.cdgh), rev));
+}
+
+// Four rounds on every stream; wk[s] = W+K for them.
+template <int S>
+SHA256_LANES_INLINE void Rounds4(State* st, const __m128i* wk)
+{
+    // sha256rnds2 takes CDGH and ABEF and returns the new ABEF; the old ABEF is the new CDGH.
+    for (int s = 0; s < S; ++s) st[s].cdgh = _mm_sha256rnds2_epu32(st[s].cdgh, st[s].abef, wk[s]);
+    for (int s = 0; s < S; ++s) st[s].abef = _mm_sha256rnds2_epu32(st[s].abef, st[s].cdgh, _mm_shuffle_epi32(wk[s], 0x0e));
+}
+
+// Rounds 4q..4q+3 of a message block on every stream; m[s][0..3] = the
+// 16-word window of stream s (from q = 4 on, the schedule overwrites it).
+template <int S>
+SHA256_LANES_INLINE void MessageQuad(State* st, __m128i (*m)[4], int q)
+{
+    __m128i wk[S];
+    for (int s = 0; s < S; ++s) {
+        __m128i* w = m[s];
+        if (q >= 4) {
+            // W[i..i+3] from W[i-16..i-13], W[i-15..], W[i-7..] (alignr) and sigma1 of W[i-2], W[i-1].
+            const __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(w[q & 3], w[(q + 1) & 3]),
+                _mm_alignr_epi8(w[(q + 3) & 3], w[(q + 2) & 3], 4));
+            w[q & 3] = _mm_sha256msg2_epu32(t, w[(q + 3) & 3]);
+        }
+        wk[s] = _mm_add_epi32(w[q & 3], Load(K + 4 * q));
+    }
+    Rounds4<S>(st, wk);
+}
+
+// One block on every stream, m[s][0..3] = W0..15 of stream s (overwritten by the schedule).
+template <int S>
+inline void Block(State* st, __m128i (*m)[4])
+{
+    State saved[S];
+    for (int s = 0; s < S; ++s) saved[s] = st[s];
+#pragma GCC unroll 16
+    for (int q = 0; q < 16; ++q) MessageQuad<S>(st, m, q);
+    for (int s = 0; s < S; ++s) {
+        st[s].abef = _mm_add_epi32(st[s].abef, saved[s].abef);
+        st[s].cdgh = _mm_add_epi32(st[s].cdgh, saved[s].cdgh);
+    }
+}
+
+// W+K of the padding block of a 64-byte message, two rounds per entry in
+// lanes 0 and 1, as sha256rnds2 takes them (no shuffle for the odd pairs).
+struct PadPairs {
+    uint32_t v[32][4];
+};
+constexpr PadPairs MakePadPairs()
+{
+    PadPairs p{};
+    for (int i = 0; i < 32; ++i) {
+        p.v[i][0] = PAD64_KW.v[2 * i];
+        p.v[i][1] = PAD64_KW.v[2 * i + 1];
+    }
+    return p;
+}
+constexpr PadPairs PAD64_PAIRS = MakePadPairs();
+
+// Rounds 4q..4q+3 of the padding block of a 64-byte message on every stream.
+template <int S>
+SHA256_LANES_INLINE void PaddingQuad(State* st, int q)
+{
+    const __m128i lo = Load(PAD64_PAIRS.v[2 * q]), hi = Load(PAD64_PAIRS.v[2 * q + 1]);
+    for (int s = 0; s < S; ++s) st[s].cdgh = _mm_sha256rnds2_epu32(st[s].cdgh, st[s].abef, lo);
+    for (int s = 0; s < S; ++s) st[s].abef = _mm_sha256rnds2_epu32(st[s].abef, st[s].cdgh, hi);
+}
+
+// The padding block of a 64-byte message: every W+K is a constant.
+template <int S>
+inline void PaddingBlock64(State* st)
+{
+    State saved[S];
+    for (int s = 0; s < S; ++s) saved[s] = st[s];
+#pragma GCC unroll 16
+    for (int q = 0; q < 16; ++q) PaddingQuad<S>(st, q);
+    for (int s = 0; s < S; ++s) {
+        st[s].abef = _mm_add_epi32(st[s].abef, saved[s].abef);
+        st[s].cdgh = _mm_add_epi32(st[s].cdgh, saved[s].cdgh);
+    }
+}
+
+// The message block of the second SHA-256: the first digest, then fixed padding.
+SHA256_LANES_INLINE void DigestAsMessage(const State& st, __m128i* m)
+{
+    m[0] = WordsABCD(st);
+    m[1] = WordsEFGH(st);
+    m[2] = _mm_set_epi32(0, 0, 0, static_cast<int>(0x80000000));
+    m[3] = _mm_set_epi32(256, 0, 0, 0);
+}
+
+// SHA-256 of each stream's 32-byte digest: one block, words 8..15 fixed padding.
+template <int S>
+inline void HashDigests(State* st)
+{
+    __m128i m[S][4];
+    for (int s = 0; s < S; ++s) {
+        DigestAsMessage(st[s], m[s]);
+        st[s] = Initial();
+    }
+    Block<S>(st, m);
+}
+
+template <int S>
+inline void D64(unsigned char* out, const unsigned char* in)
+{
+    State st[S];
+    __m128i m[S][4];
+    for (int s = 0; s < S; ++s) {
+        for (int q = 0; q < 4; ++q) m[s][q] = LoadBE(in + 64 * s + 16 * q);
+        st[s] = Initial();
+    }
+    Block<S>(st, m);
+    PaddingBlock64<S>(st);
+    HashDigests<S>(st);
+    for (int s = 0; s < S; ++s) StoreDigest(out + 32 * s, st[s]);
+}
+
+// a..h as CSHA256 keeps them <-> ABEF/CDGH.
+inline State FromWords(const uint32_t* s)
+{
+    const __m128i t = _mm_shuffle_epi32(Load(s), 0xb1);     // b a d c
+    const __m128i u = _mm_shuffle_epi32(Load(s + 4), 0x1b); // h g f e
+    return {_mm_alignr_epi8(t, u, 8), _mm_blend_epi16(u, t, 0xf0)};
+}
+inline void ToWords(uint32_t* s, const State& st)
+{
+    Store(s, WordsABCD(st));
+    Store(s + 4, WordsEFGH(st));
+}
+
+template <int S>
+inline void TransformStreams(uint32_t* const* s, const unsigned char* const* blocks)
+{
+    State st[S];
+    __m128i m[S][4];
+    for (int i = 0; i < S; ++i) {
+        st[i] = FromWords(s[i]);
+        for (int q = 0; q < 4; ++q) m[i][q] = LoadBE(blocks[i] + 16 * q);
+    }
+    Block<S>(st, m);
+    for (int i = 0; i < S; ++i) ToWords(s[i], st[i]);
+}
+
+} // namespace
+} // namespace shani
+} // namespace sha256
+
+#endif

@@ -1,0 +1,283 @@
+// SHA256D64 and its registry of kernels; the fixed-size double SHA-256 paths
+// and theirs. Same shape as the transform registry in sha256.cpp: one table
+// per family is the single source of truth for dispatch, tests, bench and docs.
+#include <crypto/sha256.h>
+#include <crypto/sha256d64.h>
+
+#include <compat/cpuid.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+
+#ifdef SHA256_D64_X86
+#define SHA256_D64_FN(fn) fn
+#else
+#define SHA256_D64_FN(fn) nullptr
+#endif
+
+namespace sha256 {
+namespace {
+
+constexpr uint32_t SHANI_NEEDS = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
+
+struct D64Entry {
+    const char* name;
+    int ways;
+    uint32_t needs;
+    D64Fn fn; // nullptr: not built
+    const char* technique;
+};
+
+// Order is AutoDetectD64's preference, fastest first, from bench_bitcoin's
+// "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md). A 1-way row must
+// stay runnable everywhere (basic), so SHA256D64 can always finish.
+const D64Entry D64_REGISTRY[] = {
+    {"avx512_16way", 16, cpu::AVX512F | cpu::AVX512VL, SHA256_D64_FN(d64::Avx512x16),
+     "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"},
+    {"shani_2way", 2, SHANI_NEEDS, SHA256_D64_FN(d64::Shani2),
+     "SHA-NI, two interleaved streams, padding block W+K precomputed"},
+    {"shani_4way", 4, SHANI_NEEDS, SHA256_D64_FN(d64::Shani4), "SHA-NI, four interleaved streams"},
+    {"shani", 1, SHANI_NEEDS, SHA256_D64_FN(d64::Shani1), "SHA-NI, one input at a time"},
+    {"shani_3way", 3, SHANI_NEEDS, SHA256_D64_FN(d64::Shani3), "SHA-NI, three interleaved streams"},
+    {"avx2_8way", 8, cpu::AVX2, SHA256_D64_FN(d64::Avx2x8), "AVX2 8 lanes, padding schedules precomputed"},
+    {"sse41_4way", 4, cpu::SSE41 | cpu::SSSE3, SHA256_D64_FN(d64::Sse41x4),
+     "SSE4.1 4 lanes, padding schedules precomputed"},
+    {"portable_16way", 16, 0, d64::Portable16,
+     "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)"},
+    {"basic", 1, 0, d64::Basic1, "portable C++, one input, padding schedules precomputed"},
+};
+constexpr int D64_ROWS = sizeof(D64_REGISTRY) / sizeof(D64_REGISTRY[0]);
+static_assert(D64_ROWS < 16, "a plan packs row numbers into nibbles");
+
+bool Runnable(uint32_t needs, bool built) { return built && (cpu::Features() & needs) == needs; }
+bool Runnable(const D64Entry& e) { return Runnable(e.needs, e.fn != nullptr); }
+
+std::string NotBuiltReason()
+{
+#if defined(DISABLE_OPTIMIZED_SHA256)
+    return "not built (DISABLE_OPTIMIZED_SHA256)";
+#else
+    return "not built (needs an x86-64 host)";
+#endif
+}
+
+int FindD64(const std::string& name)
+{
+    for (int i = 0; i < D64_ROWS; ++i) {
+        if (name == D64_REGISTRY[i].name) return i;
+    }
+    return -1;
+}
+
+int BasicRow() { return FindD64("basic"); }
+
+// What SHA256D64 runs, packed for one atomic load: nibble k holds row number + 1
+// of the k-th row to use, with strictly decreasing ways, the last one 1-way.
+uint32_t MakePlan(int first)
+{
+    uint32_t plan = static_cast<uint32_t>(first + 1);
+    int shift = 4;
+    int narrowest = D64_REGISTRY[first].ways;
+    for (int i = 0; i < D64_ROWS && narrowest > 1; ++i) {
+        const D64Entry& e = D64_REGISTRY[i];
+        if (e.ways < narrowest && Runnable(e)) {
+            plan |= static_cast<uint32_t>(i + 1) << shift;
+            shift += 4;
+            narrowest = e.ways;
+        }
+    }
+    return plan;
+}
+
+std::atomic<uint32_t> g_plan{0}; // 0: not chosen yet, use basic
+
+// Fixed-size paths: one row per instruction set.
+struct FixedEntry {
+    const char* name;
+    uint32_t needs;
+    DoubleFn d32, d64, d80;
+};
+const FixedEntry FIXED_REGISTRY[] = {
+    {"shani", SHANI_NEEDS, SHA256_D64_FN(d64::Double32Shani), SHA256_D64_FN(d64::Shani1),
+     SHA256_D64_FN(d64::Double80Shani)},
+    {"basic", 0, d64::Double32Basic, d64::Basic1, d64::Double80Basic},
+};
+constexpr int FIXED_ROWS = sizeof(FIXED_REGISTRY) / sizeof(FIXED_REGISTRY[0]);
+bool Runnable(const FixedEntry& e) { return Runnable(e.needs, e.d32 && e.d64 && e.d80); }
+std::atomic<int> g_fixed{FIXED_ROWS - 1};
+
+} // namespace
+
+std::vector<D64Implementation> D64Implementations()
+{
+    std::vector<D64Implementation> out;
+    for (const auto& e : D64_REGISTRY) {
+        D64Implementation impl;
+        impl.name = e.name;
+        impl.ways = e.ways;
+        impl.needs = cpu::FeatureNames(e.needs);
+        impl.needs_mask = e.needs;
+        impl.technique = e.technique;
+        impl.built = e.fn != nullptr;
+        impl.supported = Runnable(e);
+        impl.fn = e.fn;
+        if (!impl.built) {
+            impl.why_not = NotBuiltReason();
+        } else if (!impl.supported) {
+            impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
+        }
+        out.push_back(impl);
+    }
+    return out;
+}
+
+bool SetD64Implementation(const std::string& name)
+{
+    const int i = FindD64(name);
+    if (i < 0 || !Runnable(D64_REGISTRY[i])) return false;
+    g_plan.store(MakePlan(i), std::memory_order_relaxed);
+    return true;
+}
+
+std::string CurrentD64Implementation()
+{
+    const uint32_t plan = g_plan.load(std::memory_order_relaxed);
+    return plan ? D64_REGISTRY[(plan & 15) - 1].name : "basic";
+}
+
+bool SelfTestD64(D64Fn fn, int ways)
+{
+    if (!fn || ways < 1 || ways > 64) return false;
+    // Known answer: SHA256(SHA256(bytes 0x00..0x3f)), computed independently (Python hashlib).
+    static const unsigned char want0[32] = {0x01, 0xc9, 0xf4, 0x64, 0x78, 0x0a, 0x1b, 0x6a, 0xf4, 0xeb, 0x40, 0x0f,
+        0xe2, 0xf2, 0x89, 0x6c, 0xfb, 0x21, 0x69, 0xf5, 0xa6, 0x57, 0x01, 0x43, 0x9e, 0x4c, 0x2c, 0x4e, 0x21, 0x39,
+        0x03, 0xef};
+    unsigned char in[64 * 64 + 3], out[32 * 64 + 5], ref[32];
+    uint32_t x = 0x44363421;
+    for (auto& c : in) { x = x * 1103515245 + 12345; c = static_cast<unsigned char>(x >> 24); }
+    for (int i = 0; i < 64; ++i) in[3 + i] = static_cast<unsigned char>(i);
+    // Inputs misaligned by 3, outputs by 5.
+    fn(out + 5, in + 3);
+    if (std::memcmp(out + 5, want0, 32) != 0) return false;
+    for (int i = 1; i < ways; ++i) {
+        d64::Basic1(ref, in + 3 + 64 * i);
+        if (std::memcmp(out + 5 + 32 * i, ref, 32) != 0) return false;
+    }
+    // In place.
+    unsigned char inplace[64 * 64];
+    std::memcpy(inplace, in + 3, 64 * static_cast<size_t>(ways));
+    fn(inplace, inplace);
+    return std::memcmp(inplace, out + 5, 32 * static_cast<size_t>(ways)) == 0;
+}
+
+std::vector<FixedImplementation> FixedImplementations()
+{
+    std::vector<FixedImplementation> out;
+    for (const auto& e : FIXED_REGISTRY) {
+        FixedImplementation impl;
+        impl.name = e.name;
+        impl.needs = cpu::FeatureNames(e.needs);
+        impl.needs_mask = e.needs;
+        impl.built = e.d32 && e.d64 && e.d80;
+        impl.supported = Runnable(e);
+        impl.double32 = e.d32;
+        impl.double64 = e.d64;
+        impl.double80 = e.d80;
+        if (!impl.built) {
+            impl.why_not = NotBuiltReason();
+        } else if (!impl.supported) {
+            impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
+        }
+        out.push_back(impl);
+    }
+    return out;
+}
+
+bool SetFixedImplementation(const std::string& name)
+{
+    for (int i = 0; i < FIXED_ROWS; ++i) {
+        if (name == FIXED_REGISTRY[i].name && Runnable(FIXED_REGISTRY[i])) {
+            g_fixed.store(i, std::memory_order_relaxed);
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string CurrentFixedImplementation() { return FIXED_REGISTRY[g_fixed.load(std::memory_order_relaxed)].name; }
+
+namespace {
+// The fixed paths against the portable ones on one input each.
+bool SelfTestFixed(const FixedEntry& e)
+{
+    unsigned char in[80 + 7], want[32], got[32];
+    for (int i = 0; i < 87; ++i) in[i] = static_cast<unsigned char>(i * 37 + 11);
+    const struct {
+        DoubleFn got, want;
+    } pairs[] = {{e.d32, d64::Double32Basic}, {e.d64, d64::Basic1}, {e.d80, d64::Double80Basic}};
+    for (const auto& p : pairs) {
+        p.want(want, in + 7);
+        p.got(got, in + 7);
+        if (std::memcmp(want, got, 32) != 0) return false;
+    }
+    return true;
+}
+} // namespace
+
+std::string AutoDetectD64()
+{
+    int pick = BasicRow();
+    for (int i = 0; i < D64_ROWS; ++i) {
+        const D64Entry& e = D64_REGISTRY[i];
+        if (!Runnable(e)) continue;
+        if (SelfTestD64(e.fn, e.ways)) {
+            pick = i;
+            break;
+        }
+        std::fprintf(stderr, "sha256: D64 implementation '%s' failed its self-test and will not be used\n", e.name);
+    }
+    g_plan.store(MakePlan(pick), std::memory_order_relaxed);
+
+    for (int i = 0; i < FIXED_ROWS; ++i) {
+        const FixedEntry& e = FIXED_REGISTRY[i];
+        if (!Runnable(e)) continue;
+        if (SelfTestFixed(e)) {
+            g_fixed.store(i, std::memory_order_relaxed);
+            break;
+        }
+        std::fprintf(stderr, "sha256: fixed-size path '%s' failed its self-test and will not be used\n", e.name);
+    }
+    return D64_REGISTRY[pick].name;
+}
+
+void Double32(unsigned char out[32], const unsigned char in[32])
+{
+    FIXED_REGISTRY[g_fixed.load(std::memory_order_relaxed)].d32(out, in);
+}
+void Double64(unsigned char out[32], const unsigned char in[64])
+{
+    FIXED_REGISTRY[g_fixed.load(std::memory_order_relaxed)].d64(out, in);
+}
+void Double80(unsigned char out[32], const unsigned char in[80])
+{
+    FIXED_REGISTRY[g_fixed.load(std::memory_order_relaxed)].d80(out, in);
+}
+
+} // namespace sha256
+
+void SHA256D64(unsigned char* out, const unsigned char* in, size_t blocks)
+{
+    uint32_t plan = sha256::g_plan.load(std::memory_order_relaxed);
+    if (!plan) plan = static_cast<uint32_t>(sha256::BasicRow() + 1);
+    for (; plan && blocks; plan >>= 4) {
+        const sha256::D64Entry& e = sha256::D64_REGISTRY[(plan & 15) - 1];
+        const size_t ways = static_cast<size_t>(e.ways);
+        while (blocks >= ways) {
+            e.fn(out, in);
+            out += 32 * ways;
+            in += 64 * ways;
+            blocks -= ways;
+        }
+    }
+}

@@ -1,0 +1,58 @@
+// Internal: the kernels behind SHA256D64, the fixed-size double SHA-256 fast
+// paths, and the N-lane transforms they are built from. Each x86 kernel lives
+// in a file compiled with its own -m flags (crypto/sha256d64_<isa>.cpp) and is
+// only called after the registry in crypto/sha256d64.cpp has checked the CPU.
+#ifndef SHA256BENCH_CRYPTO_SHA256D64_H
+#define SHA256BENCH_CRYPTO_SHA256D64_H
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__x86_64__) && !defined(DISABLE_OPTIMIZED_SHA256)
+#define SHA256_D64_X86 1
+#endif
+
+namespace sha256 {
+namespace d64 {
+
+// D64 kernels: out[32*i..] = SHA256(SHA256(in[64*i..64*i+63])) for i < ways;
+// any alignment; out may equal in.
+void Basic1(unsigned char* out, const unsigned char* in);      // portable, 1 way
+void Portable16(unsigned char* out, const unsigned char* in);  // portable lanes, 16 ways
+#ifdef SHA256_D64_X86
+void Sse41x4(unsigned char* out, const unsigned char* in);
+void Avx2x8(unsigned char* out, const unsigned char* in);
+void Avx512x16(unsigned char* out, const unsigned char* in);
+void Shani1(unsigned char* out, const unsigned char* in);
+void Shani2(unsigned char* out, const unsigned char* in);
+void Shani3(unsigned char* out, const unsigned char* in);
+void Shani4(unsigned char* out, const unsigned char* in);
+#endif
+
+// Fixed-size double SHA-256 of one input (32, 64 or 80 bytes).
+void Double32Basic(unsigned char* out, const unsigned char* in);
+void Double80Basic(unsigned char* out, const unsigned char* in);
+#ifdef SHA256_D64_X86
+void Double32Shani(unsigned char* out, const unsigned char* in);
+void Double80Shani(unsigned char* out, const unsigned char* in);
+#endif
+
+// N-lane transforms, for hashing N independent messages at once: lane i
+// compresses the 64-byte block at blocks[i] (any alignment) into a
+// word-sliced state, st[j * N + i] = word j of lane i. A caller that refills
+// lanes as messages end keeps the state in this layout between calls.
+void TransformPortable16(uint32_t* st, const unsigned char* const* blocks);
+#ifdef SHA256_D64_X86
+void TransformSse41x4(uint32_t* st, const unsigned char* const* blocks);
+void TransformAvx2x8(uint32_t* st, const unsigned char* const* blocks);
+void TransformAvx512x16(uint32_t* st, const unsigned char* const* blocks);
+// SHA-NI streams: state s[i] (eight words a..h, as CSHA256 keeps them)
+// compresses blocks[i], for N = 2 and 4 interleaved streams.
+void TransformShani2(uint32_t* const* s, const unsigned char* const* blocks);
+void TransformShani4(uint32_t* const* s, const unsigned char* const* blocks);
+#endif
+
+} // namespace d64
+} // namespace sha256
+
+#endif

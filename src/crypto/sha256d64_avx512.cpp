@@ -1,0 +1,25 @@
+// SHA256D64, sixteen inputs at once in the 32-bit lanes of AVX-512 registers:
+// vprord for the rotations, vpternlogd for Ch, Maj and the three-way xors of
+// the Sigma functions. Compiled with -mavx512f -mavx512vl; called only on CPUs
+// and OSes with AVX-512F/VL and the opmask/ZMM state enabled in XCR0.
+#include <crypto/sha256d64.h>
+
+#ifdef SHA256_D64_X86
+#define SHA256_LANES_INLINE_BLOCKS 1
+#include <crypto/sha256_lanes_avx512.h>
+
+namespace sha256 {
+
+void d64::Avx512x16(unsigned char* out, const unsigned char* in)
+{
+    lanes::Lanes<lanes::Avx512>::D64(out, in);
+    _mm256_zeroupper();
+}
+void d64::TransformAvx512x16(uint32_t* st, const unsigned char* const* blocks)
+{
+    lanes::Lanes<lanes::Avx512>::Transform(st, blocks);
+    _mm256_zeroupper();
+}
+
+} // namespace sha256
+#endif

@@ -1,0 +1,64 @@
+// Portable SHA256D64 (one input at a time, and sixteen in portable lanes) and
+// the portable fixed-size double SHA-256 paths: the lane algorithm of
+// sha256_lanes.h on plain integers, built for every CPU.
+#include <crypto/sha256_lanes.h>
+#include <crypto/sha256d64.h>
+
+namespace sha256 {
+namespace {
+
+using One = lanes::Lanes<lanes::PortableLanes<1>>;
+using Word = One::V;
+
+void LoadWords(Word* w, const unsigned char* in, int n)
+{
+    for (int j = 0; j < n; ++j) w[j].v[0] = lanes::LoadBE(in + 4 * j);
+}
+
+void StoreDigest(unsigned char* out, const Word* s)
+{
+    for (int j = 0; j < 8; ++j) lanes::StoreBE(out + 4 * j, s[j].v[0]);
+}
+
+} // namespace
+
+void d64::Basic1(unsigned char* out, const unsigned char* in) { One::D64(out, in); }
+
+void d64::Portable16(unsigned char* out, const unsigned char* in)
+{
+    lanes::Lanes<lanes::PortableLanes<16>>::D64(out, in);
+}
+
+void d64::TransformPortable16(uint32_t* st, const unsigned char* const* blocks)
+{
+    lanes::Lanes<lanes::PortableLanes<16>>::Transform(st, blocks);
+}
+
+void d64::Double32Basic(unsigned char* out, const unsigned char* in)
+{
+    Word w[16], s[8];
+    LoadWords(w, in, 8);
+    One::Hash32(s, w);
+    for (int j = 0; j < 8; ++j) w[j] = s[j];
+    One::Hash32(s, w);
+    StoreDigest(out, s);
+}
+
+void d64::Double80Basic(unsigned char* out, const unsigned char* in)
+{
+    Word w[16], s[8];
+    for (int j = 0; j < 8; ++j) s[j].v[0] = lanes::IV[j];
+    LoadWords(w, in, 16);
+    One::Compress(s, w);
+    // Bytes 64..79, then 0x80, zeros and the bit length 640.
+    LoadWords(w, in + 64, 4);
+    w[4].v[0] = 0x80000000;
+    for (int j = 5; j < 15; ++j) w[j].v[0] = 0;
+    w[15].v[0] = 640;
+    One::Compress(s, w);
+    for (int j = 0; j < 8; ++j) w[j] = s[j];
+    One::Hash32(s, w);
+    StoreDigest(out, s);
+}
+
+} // namespace sha256

@@ -1,0 +1,441 @@
+// SHA256D64, its registry and the fixed-size double SHA-256 paths: every
+// implementation this CPU supports against CSHA256 run twice, through the ABI
+// trampoline, misaligned, in place and against guard pages. Rows the CPU
+// cannot run are named, never called.
+#include <compat/cpuid.h>
+#include <crypto/sha256.h>
+#include <crypto/sha256d64.h>
+#include <test/checkasm/checkasm.h>
+#include <test/reference.h>
+#include <test/util.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <set>
+#include <sstream>
+
+namespace {
+
+using test::Digest;
+
+// SHA256(SHA256(64 bytes)) the slow way: CSHA256, twice.
+Digest Reference(const unsigned char* in)
+{
+    Digest first, second;
+    CSHA256().Write(in, 64).Finalize(first.data());
+    CSHA256().Write(first.data(), 32).Finalize(second.data());
+    return second;
+}
+
+Digest DoubleSha(const unsigned char* in, size_t len)
+{
+    Digest first, second;
+    CSHA256().Write(in, len).Finalize(first.data());
+    CSHA256().Write(first.data(), 32).Finalize(second.data());
+    return second;
+}
+
+std::vector<sha256::D64Implementation> Supported()
+{
+    std::vector<sha256::D64Implementation> out;
+    for (const auto& impl : sha256::D64Implementations()) {
+        if (impl.supported) out.push_back(impl);
+    }
+    return out;
+}
+
+std::string NotRun()
+{
+    std::string out;
+    for (const auto& impl : sha256::D64Implementations()) {
+        if (!impl.supported) out += (out.empty() ? "" : "; ") + impl.name + ": " + impl.why_not;
+    }
+    return out.empty() ? "none" : out;
+}
+
+// One call of a kernel: through the ABI-checking trampoline on x86-64. Its
+// signature is TransformFn's (three integer arguments); a D64Fn takes the
+// first two in the same registers and ignores the third.
+std::string CallKernel(sha256::D64Fn fn, unsigned char* out, const unsigned char* in)
+{
+#if defined(__x86_64__)
+    const checkasm::Result r = checkasm::Call(reinterpret_cast<checkasm::Fn>(reinterpret_cast<void (*)()>(fn)),
+        reinterpret_cast<uint32_t*>(out), in, 0, /*check_vzeroupper=*/true);
+    std::string why;
+    for (const auto& f : r.failures) why += f + "; ";
+    return why;
+#else
+    fn(out, in);
+    return "";
+#endif
+}
+
+// Selects a D64 row for the scope, restoring the previous one afterwards.
+class ScopedD64
+{
+public:
+    explicit ScopedD64(const std::string& name) : previous(sha256::CurrentD64Implementation())
+    {
+        BOOST_REQUIRE_MESSAGE(sha256::SetD64Implementation(name), "cannot select D64 implementation " << name);
+    }
+    ~ScopedD64() { sha256::SetD64Implementation(previous); }
+
+private:
+    std::string previous;
+};
+
+// Checks out[32*i..] against the reference of in[64*i..] for i < n.
+int CountWrong(const unsigned char* out, const std::vector<Digest>& want, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (std::memcmp(out + 32 * i, want[i].data(), 32) != 0) ++bad;
+    }
+    return bad;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sha256d64_tests)
+
+BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
+{
+    const auto impls = sha256::D64Implementations();
+    BOOST_REQUIRE(!impls.empty());
+    std::set<std::string> names;
+    bool one_way_everywhere = false;
+    for (const auto& impl : impls) {
+        BOOST_CHECK_MESSAGE(names.insert(impl.name).second, "duplicate row " << impl.name);
+        BOOST_CHECK_GE(impl.ways, 1);
+        BOOST_CHECK_EQUAL(impl.built, impl.fn != nullptr);
+        BOOST_CHECK_MESSAGE(impl.supported == impl.why_not.empty(), impl.name << ": why_not='" << impl.why_not << "'");
+        BOOST_CHECK(!impl.supported || impl.built);
+        BOOST_CHECK_EQUAL(impl.needs, cpu::FeatureNames(impl.needs_mask));
+        if (impl.ways == 1 && impl.needs_mask == 0 && impl.supported) one_way_everywhere = true;
+        BOOST_TEST_MESSAGE("  " << impl.name << " (" << impl.ways << " ways): needs " << impl.needs << ", "
+                                << (impl.supported ? "supported" : impl.why_not));
+    }
+    // SHA256D64 can always finish its last inputs.
+    BOOST_CHECK(one_way_everywhere);
+    BOOST_CHECK_EQUAL(impls.back().name, "basic");
+#ifdef DISABLE_OPTIMIZED_SHA256
+    for (const auto& impl : impls) BOOST_CHECK_EQUAL(impl.built, impl.needs_mask == 0);
+#endif
+    BOOST_TEST_MESSAGE("  CPU: " << cpu::Brand() << "; features: " << cpu::FeatureNames(cpu::Features()));
+}
+
+BOOST_AUTO_TEST_CASE(set_refuses_unknown_and_unsupported)
+{
+    const std::string before = sha256::CurrentD64Implementation();
+    BOOST_REQUIRE(sha256::SetD64Implementation("basic"));
+    BOOST_CHECK(!sha256::SetD64Implementation("no-such-d64"));
+    BOOST_CHECK(!sha256::SetD64Implementation(""));
+    BOOST_CHECK(!sha256::SetD64Implementation("BASIC"));
+    BOOST_CHECK_EQUAL(sha256::CurrentD64Implementation(), "basic");
+    for (const auto& impl : sha256::D64Implementations()) {
+        BOOST_REQUIRE(sha256::SetD64Implementation("basic"));
+        BOOST_CHECK_EQUAL(sha256::SetD64Implementation(impl.name), impl.supported);
+        BOOST_CHECK_EQUAL(sha256::CurrentD64Implementation(), impl.supported ? impl.name : std::string("basic"));
+    }
+    sha256::SetD64Implementation(before);
+}
+
+// AutoDetectD64 picks the first supported row in registry order (all of them
+// pass their self-test on a working build), and never one the CPU lacks. Run
+// under qemu CPU models this is the dispatch check.
+BOOST_AUTO_TEST_CASE(autodetect_picks_first_supported_row)
+{
+    const std::string before = sha256::CurrentD64Implementation();
+    const std::string pick = sha256::AutoDetectD64();
+    std::string first;
+    for (const auto& impl : sha256::D64Implementations()) {
+        if (impl.supported) {
+            first = impl.name;
+            break;
+        }
+    }
+    BOOST_CHECK_EQUAL(pick, first);
+    BOOST_CHECK_EQUAL(sha256::CurrentD64Implementation(), pick);
+    std::string fixed_first;
+    for (const auto& impl : sha256::FixedImplementations()) {
+        if (impl.supported) {
+            fixed_first = impl.name;
+            break;
+        }
+    }
+    BOOST_CHECK_EQUAL(sha256::CurrentFixedImplementation(), fixed_first);
+    BOOST_TEST_MESSAGE("  AutoDetectD64 picked " << pick << ", fixed-size paths " << sha256::CurrentFixedImplementation()
+                                                 << " (features: " << cpu::FeatureNames(cpu::Features()) << ")");
+    sha256::SetD64Implementation(before);
+}
+
+BOOST_AUTO_TEST_CASE(self_test_rejects_wrong_kernels)
+{
+    // A kernel that is right for its first input only, and one that does nothing.
+    struct Broken {
+        static void SecondWrong(unsigned char* out, const unsigned char* in)
+        {
+            unsigned char tmp[64];
+            std::memcpy(tmp, in + 64, 64);
+            sha256::d64::Basic1(out, in);
+            sha256::d64::Basic1(out + 32, tmp);
+            out[40] ^= 1;
+        }
+        static void Nothing(unsigned char*, const unsigned char*) {}
+    };
+    BOOST_CHECK(!sha256::SelfTestD64(Broken::SecondWrong, 2));
+    BOOST_CHECK(sha256::SelfTestD64(Broken::SecondWrong, 1)); // only its first output is checked
+    BOOST_CHECK(!sha256::SelfTestD64(Broken::Nothing, 1));
+    BOOST_CHECK(!sha256::SelfTestD64(nullptr, 1));
+    for (const auto& impl : Supported()) BOOST_CHECK_MESSAGE(sha256::SelfTestD64(impl.fn, impl.ways), impl.name);
+}
+
+// SHA256D64 with each supported row selected, 0..70 inputs (every tail of
+// every width: 70 = 4*16 + 6), against CSHA256 twice; also in place.
+BOOST_AUTO_TEST_CASE(counts_0_to_70_against_csha256)
+{
+    test::Rng rng(0xd64);
+    const size_t MAX = 70;
+    std::vector<unsigned char> in = rng.Bytes(64 * MAX);
+    std::vector<Digest> want;
+    for (size_t i = 0; i < MAX; ++i) want.push_back(Reference(in.data() + 64 * i));
+    // The reference itself against the textbook SHA-256 (shares no code with src/crypto).
+    for (size_t i = 0; i < MAX; i += 7) {
+        const Digest first = test::ReferenceSha256(in.data() + 64 * i, 64);
+        BOOST_REQUIRE(test::ReferenceSha256(first.data(), 32) == want[i]);
+    }
+    for (const auto& impl : Supported()) {
+        ScopedD64 use(impl.name);
+        int bad = 0;
+        for (size_t n = 0; n <= MAX; ++n) {
+            std::vector<unsigned char> out(32 * n + 32, 0xa5);
+            SHA256D64(out.data(), in.data(), n);
+            int wrong = CountWrong(out.data(), want, n);
+            if (out[32 * n] != 0xa5) ++wrong; // wrote past its output
+            std::vector<unsigned char> inplace(in.begin(), in.begin() + 64 * n);
+            SHA256D64(inplace.data(), inplace.data(), n);
+            wrong += CountWrong(inplace.data(), want, n);
+            if (wrong && ++bad <= 5) BOOST_ERROR(impl.name << ": " << n << " inputs: " << wrong << " wrong digests");
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " counts failed");
+        BOOST_TEST_MESSAGE("  " << impl.name << ": 0.." << MAX << " inputs, copy and in place: " << (bad ? "FAILED" : "ok"));
+    }
+    BOOST_TEST_MESSAGE("  not run: " << NotRun());
+}
+
+// Each kernel on its own, through the trampoline: input and output offsets 0..63
+// (every pair (k, 63 - k) and (k, k)), random data, and in place.
+BOOST_AUTO_TEST_CASE(kernels_misaligned_in_place_abi_checked)
+{
+    test::Rng rng(0x64d);
+    for (const auto& impl : Supported()) {
+        const size_t ways = static_cast<size_t>(impl.ways);
+        int bad = 0, cases = 0;
+        for (size_t k = 0; k < 64; ++k) {
+            for (size_t out_off : {k, 63 - k}) {
+                std::vector<unsigned char> in(64 + 64 * ways), out(64 + 32 * ways + 64, 0x5a);
+                rng.Fill(in.data() + k, 64 * ways);
+                std::vector<Digest> want;
+                for (size_t i = 0; i < ways; ++i) want.push_back(Reference(in.data() + k + 64 * i));
+                std::string why = CallKernel(impl.fn, out.data() + out_off, in.data() + k);
+                if (CountWrong(out.data() + out_off, want, ways)) why += "wrong digest; ";
+                for (size_t i = 0; i < out.size(); ++i) {
+                    if ((i < out_off || i >= out_off + 32 * ways) && out[i] != 0x5a) {
+                        why += "wrote outside its output; ";
+                        break;
+                    }
+                }
+                // In place, at the input's offset.
+                why += CallKernel(impl.fn, in.data() + k, in.data() + k);
+                if (CountWrong(in.data() + k, want, ways)) why += "wrong digest in place; ";
+                ++cases;
+                if (!why.empty() && ++bad <= 5) {
+                    BOOST_ERROR(impl.name << ": input offset " << k << ", output offset " << out_off << ": " << why);
+                }
+            }
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " of " << cases << " cases failed");
+        BOOST_TEST_MESSAGE("  " << impl.name << ": " << cases << " offset pairs + in place"
+#if defined(__x86_64__)
+                                << ", ABI-checked"
+#endif
+                                << ": " << (bad ? "FAILED" : "ok"));
+    }
+    BOOST_TEST_MESSAGE("  not run: " << NotRun());
+}
+
+// No kernel reads or writes a byte outside its buffers: input ending at a
+// PROT_NONE page or starting right after one, output likewise.
+BOOST_AUTO_TEST_CASE(guard_pages)
+{
+    using Flush = test::GuardedBuffer::Flush;
+    test::Rng rng(0x9a9e);
+    for (const auto& impl : Supported()) {
+        int bad = 0;
+        // The kernel alone (exactly `ways` inputs), and SHA256D64 with tails.
+        for (size_t n : {static_cast<size_t>(impl.ways), static_cast<size_t>(impl.ways) * 2 + 1, size_t{37}}) {
+            for (Flush in_flush : {Flush::End, Flush::Begin}) {
+                for (Flush out_flush : {Flush::End, Flush::Begin}) {
+                    test::GuardedBuffer in(64 * n, in_flush), out(32 * n, out_flush);
+                    rng.Fill(in.begin(), 64 * n);
+                    std::vector<Digest> want;
+                    for (size_t i = 0; i < n; ++i) want.push_back(Reference(in.begin() + 64 * i));
+                    std::string why;
+                    if (n == static_cast<size_t>(impl.ways)) {
+                        why = CallKernel(impl.fn, out.begin(), in.begin());
+                    } else {
+                        ScopedD64 use(impl.name);
+                        SHA256D64(out.begin(), in.begin(), n);
+                    }
+                    if (CountWrong(out.begin(), want, n)) why += "wrong digest; ";
+                    if (!why.empty() && ++bad <= 5) {
+                        BOOST_ERROR(impl.name << ": " << n << " inputs, input "
+                                              << (in_flush == Flush::End ? "ending at" : "starting after")
+                                              << " a guard page, output "
+                                              << (out_flush == Flush::End ? "ending at" : "starting after")
+                                              << " one: " << why);
+                    }
+                }
+            }
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " guard-page cases failed");
+        BOOST_TEST_MESSAGE("  " << impl.name << ": guard pages: " << (bad ? "FAILED" : "ok"));
+    }
+}
+
+// The lane algorithm over 16 plain integers runs everywhere, so the AVX-512
+// algorithm (same template, same width) is exercised on every machine.
+BOOST_AUTO_TEST_CASE(portable_16_lanes_run_everywhere)
+{
+    bool found = false;
+    for (const auto& impl : sha256::D64Implementations()) {
+        if (impl.name == "portable_16way") {
+            found = true;
+            BOOST_CHECK(impl.supported);
+            BOOST_CHECK_EQUAL(impl.ways, 16);
+        }
+    }
+    BOOST_CHECK(found);
+}
+
+// The N-lane transforms (lane i compresses its own block into a word-sliced
+// state) against the portable 1-way transform, each lane its own state and block.
+BOOST_AUTO_TEST_CASE(lane_transforms_against_basic)
+{
+    struct LaneFn {
+        const char* name;
+        int lanes;
+        uint32_t needs;
+        void (*fn)(uint32_t*, const unsigned char* const*);
+    };
+    std::vector<LaneFn> fns = {{"portable16", 16, 0, sha256::d64::TransformPortable16}};
+#ifdef SHA256_D64_X86
+    fns.push_back({"sse41x4", 4, cpu::SSE41 | cpu::SSSE3, sha256::d64::TransformSse41x4});
+    fns.push_back({"avx2x8", 8, cpu::AVX2, sha256::d64::TransformAvx2x8});
+    fns.push_back({"avx512x16", 16, cpu::AVX512F | cpu::AVX512VL, sha256::d64::TransformAvx512x16});
+#endif
+    test::Rng rng(0x1a9e);
+    for (const auto& f : fns) {
+        if ((cpu::Features() & f.needs) != f.needs) {
+            BOOST_TEST_MESSAGE("  not run: " << f.name << ": CPU lacks " << cpu::FeatureNames(f.needs & ~cpu::Features()));
+            continue;
+        }
+        int bad = 0;
+        for (int round = 0; round < 20; ++round) {
+            std::vector<unsigned char> data = rng.Bytes(64 * 16 * 2 + 64);
+            std::vector<uint32_t> st(8 * f.lanes);
+            for (auto& w : st) w = static_cast<uint32_t>(rng.Next());
+            std::vector<const unsigned char*> blocks;
+            // Lanes read scattered, misaligned blocks (some lanes share one).
+            for (int i = 0; i < f.lanes; ++i) blocks.push_back(data.data() + rng.Below(64 * 16 * 2));
+            std::vector<uint32_t> want(st);
+            for (int i = 0; i < f.lanes; ++i) {
+                uint32_t s[8];
+                for (int j = 0; j < 8; ++j) s[j] = want[j * f.lanes + i];
+                sha256::TransformBasic(s, blocks[i], 1);
+                for (int j = 0; j < 8; ++j) want[j * f.lanes + i] = s[j];
+            }
+            f.fn(st.data(), blocks.data());
+            if (st != want) ++bad;
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, f.name << ": " << bad << " of 20 rounds differ from basic");
+        BOOST_TEST_MESSAGE("  " << f.name << ": 20 rounds of " << f.lanes << " lanes: " << (bad ? "FAILED" : "ok"));
+    }
+#ifdef SHA256_D64_X86
+    // SHA-NI streams: plain a..h states.
+    if ((cpu::Features() & (cpu::SHANI | cpu::SSE41 | cpu::SSSE3)) == (cpu::SHANI | cpu::SSE41 | cpu::SSSE3)) {
+        int bad = 0;
+        for (int streams : {2, 4}) {
+            std::vector<unsigned char> data = rng.Bytes(64 * 4 + 7);
+            uint32_t st[4][8], want[4][8];
+            uint32_t* sp[4];
+            const unsigned char* bp[4];
+            for (int i = 0; i < streams; ++i) {
+                for (auto& w : st[i]) w = static_cast<uint32_t>(rng.Next());
+                std::memcpy(want[i], st[i], 32);
+                sp[i] = st[i];
+                bp[i] = data.data() + 3 + 64 * i;
+                sha256::TransformBasic(want[i], bp[i], 1);
+            }
+            (streams == 2 ? sha256::d64::TransformShani2 : sha256::d64::TransformShani4)(sp, bp);
+            for (int i = 0; i < streams; ++i) bad += std::memcmp(st[i], want[i], 32) != 0;
+        }
+        BOOST_CHECK_EQUAL(bad, 0);
+        BOOST_TEST_MESSAGE("  shani 2 and 4 streams: " << (bad ? "FAILED" : "ok"));
+    } else {
+        BOOST_TEST_MESSAGE("  not run: shani streams: CPU lacks " << cpu::FeatureNames((cpu::SHANI | cpu::SSE41 | cpu::SSSE3) & ~cpu::Features()));
+    }
+#endif
+}
+
+// Double SHA-256 of 32, 64 and 80 bytes: every supported fixed-size row
+// against CSHA256 twice, misaligned, and against guard pages.
+BOOST_AUTO_TEST_CASE(fixed_size_paths)
+{
+    using Flush = test::GuardedBuffer::Flush;
+    test::Rng rng(0xf1d);
+    const std::string before = sha256::CurrentFixedImplementation();
+    for (const auto& impl : sha256::FixedImplementations()) {
+        if (!impl.supported) {
+            BOOST_TEST_MESSAGE("  not run: fixed-size " << impl.name << ": " << impl.why_not);
+            continue;
+        }
+        BOOST_REQUIRE(sha256::SetFixedImplementation(impl.name));
+        int bad = 0;
+        const struct {
+            size_t len;
+            sha256::DoubleFn direct;
+            void (*dispatched)(unsigned char*, const unsigned char*);
+        } paths[] = {{32, impl.double32, sha256::Double32}, {64, impl.double64, sha256::Double64},
+            {80, impl.double80, sha256::Double80}};
+        for (const auto& p : paths) {
+            for (size_t off = 0; off < 64; ++off) {
+                std::vector<unsigned char> in(p.len + 64), out(32 + 64);
+                rng.Fill(in.data() + off, p.len);
+                const Digest want = DoubleSha(in.data() + off, p.len);
+                p.dispatched(out.data() + (63 - off), in.data() + off);
+                std::string why;
+                if (std::memcmp(out.data() + (63 - off), want.data(), 32) != 0) why += "dispatched wrong; ";
+                why += CallKernel(p.direct, out.data() + off, in.data() + off);
+                if (std::memcmp(out.data() + off, want.data(), 32) != 0) why += "direct wrong; ";
+                if (!why.empty() && ++bad <= 5) BOOST_ERROR(impl.name << ": " << p.len << " bytes at offset " << off << ": " << why);
+            }
+            for (Flush f : {Flush::End, Flush::Begin}) {
+                test::GuardedBuffer in(p.len, f), out(32, f);
+                rng.Fill(in.begin(), p.len);
+                p.dispatched(out.begin(), in.begin());
+                if (!std::equal(out.begin(), out.end(), DoubleSha(in.begin(), p.len).begin()) && ++bad <= 5) {
+                    BOOST_ERROR(impl.name << ": " << p.len << " bytes at a guard page");
+                }
+            }
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " fixed-size cases failed");
+        BOOST_TEST_MESSAGE("  fixed-size " << impl.name << ": 32, 64, 80 bytes, 64 offsets, guard pages: "
+                                           << (bad ? "FAILED" : "ok"));
+    }
+    BOOST_CHECK(!sha256::SetFixedImplementation("no-such-path"));
+    sha256::SetFixedImplementation(before);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
