@@ -17,15 +17,16 @@
 # Then the two bench_bitcoin binaries run alternately in K pairs, in ABBA order
 # (BASE HEAD, HEAD BASE, BASE HEAD, ...), with the same options, each run
 # writing its own JSON. contrib/bench_compare.py pairs them: per benchmark, the
-# change is the geometric mean of the per-pair HEAD/BASE ratios of median ns per
-# op, with a 95% percentile-bootstrap interval over pairs; the verdict is
+# change is the Hodges-Lehmann estimate over pairs of the HEAD/BASE ratio of
+# median ns per op, with its 95% Wilcoxon signed-rank interval; the verdict is
 # faster/slower only when the interval excludes 0 and |change| >= the threshold.
-# The markdown table goes to stdout (and DIR/compare.md); progress to stderr.
+# The markdown table goes to stdout (and DIR/compare.md, the same as JSON in
+# DIR/compare.json); progress to stderr. Method and thresholds: doc/ab-testing.md.
 #
 # Options (before, between or after BASE HEAD):
-#   --pairs=K          exactly K pairs (5..1000)
+#   --pairs=K          exactly K pairs (6..1000; a 95% signed-rank interval needs 6)
 #   --budget=SECONDS   time for all pairs (default 120): K = budget / (time of the
-#                      first pair), at least 5. Ignored with --pairs.
+#                      first pair), at least 6. Ignored with --pairs.
 #   --fail-above=PCT   exit 1 when a row is slower and even the fast end of its
 #                      95% interval is more than PCT% slower (a CI gate)
 #   --threshold=PCT    smallest change called faster/slower (default 1)
@@ -80,7 +81,7 @@ done
 [ -n "$base" ] && [ -n "$head" ] || die "usage: contrib/bench-compare.sh [options] BASE HEAD [bench_bitcoin options] (--help for more)"
 is_uint() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; [ ${#1} -le 7 ]; }
 if [ -n "$pairs" ]; then
-  is_uint "$pairs" && [ "$pairs" -ge 5 ] && [ "$pairs" -le 1000 ] || die "--pairs=$pairs: expected a whole number from 5 to 1000"
+  is_uint "$pairs" && [ "$pairs" -ge 6 ] && [ "$pairs" -le 1000 ] || die "--pairs=$pairs: expected a whole number from 6 to 1000"
 fi
 is_uint "$budget" && [ "$budget" -ge 1 ] || die "--budget=$budget: expected a whole number of seconds, at least 1"
 if [ -n "$jobs" ]; then is_uint "$jobs" && [ "$jobs" -ge 1 ] || die "--jobs=$jobs: expected a whole number, at least 1"
@@ -214,7 +215,7 @@ if [ -z "$pairs" ]; then
   per=$((t1 - t0))
   [ $per -ge 1 ] || per=1
   pairs=$((budget / per))
-  [ $pairs -ge 5 ] || pairs=5
+  [ $pairs -ge 6 ] || pairs=6
   [ $pairs -le 1000 ] || pairs=1000
   say "one pair took ${per} s: $pairs pairs for a budget of $budget s"
 fi
@@ -230,8 +231,8 @@ while [ $i -le "$pairs" ]; do
 done
 say "$pairs pairs in $(( $(date +%s) - t0 )) s"
 
-python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label" --head-label="$head_label" "$out" \
-  > "$out/compare.md"
+python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label" --head-label="$head_label" \
+  --json="$out/compare.json" "$out" > "$out/compare.md"
 rc=$?
 [ $rc -le 1 ] || exit 2
 cat "$out/compare.md"

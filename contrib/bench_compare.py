@@ -21,6 +21,7 @@ Exit status: 0 with a table; 1 with --fail-above=PCT when a row is slower and
 even the fast end of its interval is more than PCT% slower; 2 on bad input.
 """
 import glob
+import json
 import math
 import os
 import re
@@ -156,7 +157,8 @@ def analyse(pairs, threshold):
             verdict = "faster"
         else:
             verdict = "no change"
-        rows.append({"table": key[0], "name": key[1], "base_ns": median(medians["base"]),
+        impl = next(r["impl"] for r in pairs[0]["head"]["results"] if (r["table"], r["name"]) == key)
+        rows.append({"table": key[0], "name": key[1], "impl": impl, "base_ns": median(medians["base"]),
                      "head_ns": median(medians["head"]), "change": change, "lo": lo_pct, "hi": hi_pct,
                      "verdict": verdict})
     return rows, not_compared
@@ -219,6 +221,7 @@ def main(argv):
     labels = ["BASE", "HEAD"]
     args = []
     check_only = False
+    json_out = None
     for a in argv:
         if a.startswith("--fail-above="):
             fail_above = parse_pct(a.split("=", 1)[1], "--fail-above")
@@ -228,6 +231,8 @@ def main(argv):
             labels[0] = a.split("=", 1)[1]
         elif a.startswith("--head-label="):
             labels[1] = a.split("=", 1)[1]
+        elif a.startswith("--json="):
+            json_out = a.split("=", 1)[1]
         elif a == "--check-options":
             check_only = True
         elif a.startswith("-") and a != "-":
@@ -244,6 +249,20 @@ def main(argv):
         raise ResultsError(f"{args[0]}: nothing to compare (no benchmark ran on both sides)"
                            + (f"; first: {not_compared[0][0][1]}: {not_compared[0][1]}" if not_compared else ""))
     text, failed = render(pairs, rows, not_compared, labels, threshold, fail_above)
+    if json_out:
+        doc = {"pairs": len(pairs), "threshold_pct": threshold, "fail_above_pct": fail_above,
+               "implementations": pairs[0]["head"]["implementations"],
+               "rows": [{"table": r["table"], "name": r["name"], "impl": r["impl"], "base_median_ns": r["base_ns"],
+                         "head_median_ns": r["head_ns"], "change_pct": round(r["change"], 4),
+                         "low_pct": round(r["lo"], 4), "high_pct": round(r["hi"], 4), "verdict": r["verdict"]}
+                        for r in rows],
+               "not_compared": [{"table": t, "name": n, "reason": why} for (t, n), why in not_compared]}
+        try:
+            with open(json_out, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1, sort_keys=True)
+                f.write("\n")
+        except OSError as e:
+            raise ResultsError(f"cannot write {json_out}: {e}")
     sys.stdout.write(text)
     return 1 if failed else 0
 
