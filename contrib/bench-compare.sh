@@ -211,6 +211,11 @@ say "runs in $out; bench_bitcoin $opts"
 t0=$(date +%s)
 pair 1
 t1=$(date +%s)
+for side in base head; do
+  if [ $side = base ]; then l="BASE $base_label"; else l="HEAD $head_label"; fi
+  err=$(python3 "$script_dir/bench_compare.py" --validate "$out/pair-01-$side.json" 2>&1) \
+    || die "$l: its bench_bitcoin -output-json is not usable here (${err#bench-compare: }); this tool needs a revision whose bench writes schema sha256bench-results version 1"
+done
 if [ -z "$pairs" ]; then
   per=$((t1 - t0))
   [ $per -ge 1 ] || per=1

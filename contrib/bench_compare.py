@@ -222,6 +222,7 @@ def main(argv):
     args = []
     check_only = False
     json_out = None
+    validate = False
     for a in argv:
         if a.startswith("--fail-above="):
             fail_above = parse_pct(a.split("=", 1)[1], "--fail-above")
@@ -233,6 +234,8 @@ def main(argv):
             labels[1] = a.split("=", 1)[1]
         elif a.startswith("--json="):
             json_out = a.split("=", 1)[1]
+        elif a == "--validate":
+            validate = True
         elif a == "--check-options":
             check_only = True
         elif a.startswith("-") and a != "-":
@@ -240,6 +243,10 @@ def main(argv):
         else:
             args.append(a)
     if check_only:
+        return 0
+    if validate:  # bench-compare.sh: after the first pair, before spending the budget
+        for path in args:
+            refuse_sanity_check(load(path), path)
         return 0
     if len(args) != 1:
         raise ResultsError("usage: bench_compare.py [--fail-above=PCT] [--threshold=PCT] DIR")
