@@ -18,15 +18,17 @@
 # (BASE HEAD, HEAD BASE, BASE HEAD, ...), with the same options, each run
 # writing its own JSON. contrib/bench_compare.py pairs them: per benchmark, the
 # change is the Hodges-Lehmann estimate over pairs of the HEAD/BASE ratio of
-# median ns per op, with its 95% Wilcoxon signed-rank interval; the verdict is
+# median ns per op, with its Wilcoxon signed-rank interval, 95% family-wise over
+# the rows (Bonferroni); the verdict is
 # faster/slower only when the interval excludes 0 and |change| >= the threshold.
 # The markdown table goes to stdout (and DIR/compare.md, the same as JSON in
 # DIR/compare.json); progress to stderr. Method and thresholds: doc/ab-testing.md.
 #
 # Options (before, between or after BASE HEAD):
-#   --pairs=K          exactly K pairs (6..1000; a 95% signed-rank interval needs 6)
+#   --pairs=K          exactly K pairs (6..1000; N rows compared need 2/2^K <= 0.05/N,
+#                      e.g. 11 pairs for 28 rows: the intervals are family-wise)
 #   --budget=SECONDS   time for all pairs (default 120): K = budget / (time of the
-#                      first pair), at least 6. Ignored with --pairs.
+#                      first pair), at least what the rows need. Ignored with --pairs.
 #   --fail-above=PCT   exit 1 when a row is slower and even the fast end of its
 #                      95% interval is more than PCT% slower (a CI gate)
 #   --threshold=PCT    smallest change called faster/slower (default 1)
@@ -211,18 +213,18 @@ say "runs in $out; bench_bitcoin $opts"
 t0=$(date +%s)
 pair 1
 t1=$(date +%s)
-for side in base head; do
-  if [ $side = base ]; then l="BASE $base_label"; else l="HEAD $head_label"; fi
-  err=$(python3 "$script_dir/bench_compare.py" --validate "$out/pair-01-$side.json" 2>&1) \
-    || die "$l: its bench_bitcoin -output-json is not usable here (${err#bench-compare: }); this tool needs a revision whose bench writes schema sha256bench-results version 1"
-done
-if [ -z "$pairs" ]; then
+err=$(python3 "$script_dir/bench_compare.py" --validate "$out/pair-01-base.json" "$out/pair-01-head.json" 2>&1) \
+  || die "the first pair's JSON is not usable here (${err#bench-compare: }); this tool needs revisions whose bench_bitcoin writes schema sha256bench-results version 1"
+need=$err
+if [ -n "$pairs" ]; then
+  [ "$pairs" -ge "$need" ] || die "--pairs=$pairs: the rows measured on both sides need at least $need pairs for 95% family-wise intervals (more pairs, or fewer rows with -filter)"
+else
   per=$((t1 - t0))
   [ $per -ge 1 ] || per=1
   pairs=$((budget / per))
-  [ $pairs -ge 6 ] || pairs=6
+  [ $pairs -ge "$need" ] || pairs=$need
   [ $pairs -le 1000 ] || pairs=1000
-  say "one pair took ${per} s: $pairs pairs for a budget of $budget s"
+  say "one pair took ${per} s: $pairs pairs for a budget of $budget s (at least $need for these rows)"
 fi
 i=2
 next=$((t0 + 30))

@@ -10,11 +10,15 @@ pair = one BASE run and one HEAD run taken back to back). For every benchmark
 row, each pair gives one log ratio ln(HEAD/BASE) of the row's median ns per op.
 The change is the Hodges-Lehmann estimate of those (the median of all pairwise
 averages), shown as a percentage (positive = HEAD takes longer = slower), and
-its 95% interval is the Wilcoxon signed-rank confidence interval (exact up to
-50 pairs, normal approximation above). No random numbers: the output is
-deterministic. Both are robust to a few pairs hit by unrelated load, which a
-mean is not. A 95% interval needs at least 6 pairs. A row is "faster" or
-"slower" only when the interval excludes 0 AND |change| is at least the
+its interval is the Wilcoxon signed-rank confidence interval (exact up to 50
+pairs, normal approximation above). Both are robust to a few pairs hit by
+unrelated load, which a mean is not. The intervals are family-wise: with N rows
+compared, each is taken at 1 - 0.05/N (Bonferroni), so all N hold together with
+at least 95% confidence and a revision compared with itself shows "no change"
+on every row at least 95% of the time (per-row 95% intervals would flag about
+one row in twenty). That needs enough pairs: 2/2^K <= 0.05/N (11 pairs for 28
+rows). No random numbers: the output is deterministic. A row is "faster" or
+"slower" only when its interval excludes 0 AND |change| is at least the
 practical threshold (default 1%); otherwise "no change".
 
 Exit status: 0 with a table; 1 with --fail-above=PCT when a row is slower and
@@ -30,7 +34,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sha256bench_results import ResultsError, load, refuse_sanity_check  # noqa: E402
 
-MIN_PAIRS = 6  # the fewest pairs for which a signed-rank interval reaches 95%
+MIN_PAIRS = 6  # the fewest pairs for which even a single row's signed-rank interval reaches 95%
 
 
 def parse_pct(text, opt):
@@ -51,36 +55,57 @@ def format_ns(ns):
     return f"{ns:.1f} ns"
 
 
-def signed_rank_critical(n):
-    """C such that [W(C), W(M+1-C)] of the sorted Walsh averages is a confidence interval of at
-    least 95% for the centre of a symmetric distribution (Wilcoxon signed-rank): the largest C with
-    P(T+ <= C-1) <= 2.5% under the null. Exact counts up to 50 pairs, the normal approximation above."""
+def upper_normal_quantile(p):
+    """z with P(Z > z) = p, by bisection (no SciPy here)."""
+    lo, hi = 0.0, 40.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if 0.5 * math.erfc(mid / math.sqrt(2)) > p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def signed_rank_critical(n, alpha):
+    """C such that [W(C), W(M+1-C)] of the M sorted Walsh averages is a confidence interval of at
+    least 1 - alpha for the centre of a symmetric distribution (Wilcoxon signed-rank): the largest C
+    with P(T+ <= C-1) <= alpha/2 under the null; 0 when even [min, max] falls short. Exact counts up
+    to 50 pairs, the normal approximation above."""
     m = n * (n + 1) // 2
     if n <= 50:
         counts = [1] + [0] * m  # counts[s]: subsets of ranks 1..n whose sum is s
         for r in range(1, n + 1):
             for t in range(m, r - 1, -1):
                 counts[t] += counts[t - r]
-        total = 2 ** n
+        limit = alpha / 2 * 2 ** n
         c, below = 0, 0
-        while (below + counts[c]) * 40 <= total:  # P(T+ <= c) <= 1/40
+        while below + counts[c] <= limit:
             below += counts[c]
             c += 1
-        return c  # P(T+ <= c-1) <= 2.5% < P(T+ <= c)
+        return c  # P(T+ <= c-1) <= alpha/2 < P(T+ <= c)
     sd = math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
-    return max(1, int(math.floor(m / 2 - 1.959964 * sd)))
+    return max(0, int(math.floor(m / 2 - upper_normal_quantile(alpha / 2) * sd)))
 
 
-def hodges_lehmann(d):
+def min_pairs(alpha):
+    """The fewest pairs for which any signed-rank interval at 1 - alpha exists (2 / 2^n <= alpha)."""
+    n = 1
+    while 2.0 / 2 ** n > alpha:
+        n += 1
+    return n
+
+
+def hodges_lehmann(d, alpha):
     """(estimate, low, high): the median of the Walsh averages (d[i] + d[j]) / 2, i <= j, and its
-    signed-rank 95% interval. Robust to a few outlying pairs (a run hit by other load)."""
+    signed-rank 1 - alpha interval. Robust to a few outlying pairs (a run hit by other load)."""
     n = len(d)
     walsh = sorted((d[i] + d[j]) / 2 for i in range(n) for j in range(i, n))
     m = len(walsh)
     est = walsh[m // 2] if m % 2 else (walsh[m // 2 - 1] + walsh[m // 2]) / 2
-    c = signed_rank_critical(n)
+    c = signed_rank_critical(n, alpha)
     if c < 1:
-        return est, float("-inf"), float("inf")  # too few pairs for a 95% interval
+        return est, float("-inf"), float("inf")  # too few pairs for this confidence
     return est, walsh[c - 1], walsh[m - c]
 
 
@@ -147,21 +172,31 @@ def analyse(pairs, threshold):
         if why:
             not_compared.append((key, why))
             continue
-        logs = [math.log(h / b) for b, h in zip(medians["base"], medians["head"])]
-        est, lo, hi = hodges_lehmann(logs)
-        change = math.expm1(est) * 100
-        lo_pct, hi_pct = math.expm1(lo) * 100, math.expm1(hi) * 100
-        if lo_pct > 0 and change >= threshold:
-            verdict = "slower"
-        elif hi_pct < 0 and -change >= threshold:
-            verdict = "faster"
-        else:
-            verdict = "no change"
         impl = next(r["impl"] for r in pairs[0]["head"]["results"] if (r["table"], r["name"]) == key)
         rows.append({"table": key[0], "name": key[1], "impl": impl, "base_ns": median(medians["base"]),
-                     "head_ns": median(medians["head"]), "change": change, "lo": lo_pct, "hi": hi_pct,
-                     "verdict": verdict})
-    return rows, not_compared
+                     "head_ns": median(medians["head"]),
+                     "logs": [math.log(h / b) for b, h in zip(medians["base"], medians["head"])]})
+    if not rows:
+        return rows, not_compared, 0.05
+    # One table makes len(rows) claims at once: each interval is taken at 1 - 0.05/len(rows)
+    # (Bonferroni), so all of them hold together with at least 95% confidence and a
+    # self-comparison says "no change" on every row at least 95% of the time.
+    alpha = 0.05 / len(rows)
+    need = max(MIN_PAIRS, min_pairs(alpha))
+    if len(pairs) < need:
+        raise ResultsError(f"{len(pairs)} pairs: {len(rows)} rows compared at once need at least {need} pairs "
+                           "for their 95% family-wise intervals (use more pairs or a -filter)")
+    for r in rows:
+        est, lo, hi = hodges_lehmann(r.pop("logs"), alpha)
+        r["change"] = change = math.expm1(est) * 100
+        r["lo"], r["hi"] = lo_pct, hi_pct = math.expm1(lo) * 100, math.expm1(hi) * 100
+        if lo_pct > 0 and change >= threshold:
+            r["verdict"] = "slower"
+        elif hi_pct < 0 and -change >= threshold:
+            r["verdict"] = "faster"
+        else:
+            r["verdict"] = "no change"
+    return rows, not_compared, alpha
 
 
 def describe_side(data):
@@ -169,7 +204,7 @@ def describe_side(data):
     return f"`{data.get('commit', 'unknown')}` ({b.get('compiler', 'unknown compiler')})"
 
 
-def render(pairs, rows, not_compared, labels, threshold, fail_above):
+def render(pairs, rows, not_compared, labels, threshold, fail_above, alpha):
     head0 = pairs[0]["head"]
     m = head0.get("machine") if isinstance(head0.get("machine"), dict) else {}
     feats = m.get("features")
@@ -185,7 +220,8 @@ def render(pairs, rows, not_compared, labels, threshold, fail_above):
     opt_text = ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) if opts else "unknown"
     out.append(f"- method: {len(pairs)} pairs of bench_bitcoin runs in ABBA order ({opt_text}); change = "
                f"Hodges-Lehmann estimate over pairs of HEAD/BASE median ns per op (+ = slower); 95% interval = "
-               f"Wilcoxon signed-rank interval over pairs; verdict faster/slower only when the interval excludes 0 "
+               f"Wilcoxon signed-rank interval over pairs, family-wise over the {len(rows)} rows (each at "
+               f"{100 * (1 - alpha):.2f}%, Bonferroni); verdict faster/slower only when the interval excludes 0 "
                f"and |change| >= {threshold:g}%")
     out.append("")
     out.append(f"| benchmark | BASE | HEAD | change % | 95% interval | verdict |")
@@ -244,18 +280,23 @@ def main(argv):
             args.append(a)
     if check_only:
         return 0
-    if validate:  # bench-compare.sh: after the first pair, before spending the budget
+    if validate:  # bench-compare.sh: after the first pair, before spending the budget;
+        docs = []  # prints the fewest pairs the rows of these runs need
         for path in args:
-            refuse_sanity_check(load(path), path)
+            docs.append(load(path))
+            refuse_sanity_check(docs[-1], path)
+        keys = [set((r["table"], r["name"]) for r in d["results"] if r["status"] == "ok") for d in docs]
+        n = len(set.intersection(*keys)) if keys else 0
+        print(max(MIN_PAIRS, min_pairs(0.05 / max(1, n))))
         return 0
     if len(args) != 1:
         raise ResultsError("usage: bench_compare.py [--fail-above=PCT] [--threshold=PCT] DIR")
     pairs = read_pairs(args[0])
-    rows, not_compared = analyse(pairs, threshold)
+    rows, not_compared, alpha = analyse(pairs, threshold)
     if not rows:
         raise ResultsError(f"{args[0]}: nothing to compare (no benchmark ran on both sides)"
                            + (f"; first: {not_compared[0][0][1]}: {not_compared[0][1]}" if not_compared else ""))
-    text, failed = render(pairs, rows, not_compared, labels, threshold, fail_above)
+    text, failed = render(pairs, rows, not_compared, labels, threshold, fail_above, alpha)
     if json_out:
         doc = {"pairs": len(pairs), "threshold_pct": threshold, "fail_above_pct": fail_above,
                "implementations": pairs[0]["head"]["implementations"],
