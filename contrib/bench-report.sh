@@ -74,6 +74,8 @@ run() {
   [ -s "$tmp/$name.json" ] || die "bench_bitcoin exited 0 but wrote no JSON ($name run)"
 }
 run main
+# The chart first: a run it cannot draw fails here, before the forced-path runs.
+"$py" "$top/contrib/bench_report_plot.py" "$tmp/main.json" "$tmp/report.png" || exit 2
 echo "bench-report.sh: $bench$extra done; now once per forced OpenSSL path" >&2
 [ -n "$filter" ] || extra="$extra -filter=SHA256_1M/"
 n=0
@@ -88,7 +90,6 @@ done
   echo "- kernel: $(uname -srm)"
   python3 "$top/contrib/bench_report.py" "$tmp"
 } > "$tmp/report.md" || exit 2
-"$py" "$top/contrib/bench_report_plot.py" "$tmp/main.json" "$tmp/report.png" || exit 2
 # Into place: each file is renamed from a temporary file in DIR, so a reader never sees half of one.
 for f in report.md report.png; do
   cp "$tmp/$f" "$out/.$f.tmp.$$" && mv -f "$out/.$f.tmp.$$" "$out/$f" \

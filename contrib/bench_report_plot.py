@@ -77,6 +77,13 @@ def title_of(data):
 
 
 def plot(json_path, png_path):
+    try:
+        return _plot(json_path, png_path)
+    except ResultsError as e:  # name the run, not bench-report.sh's temporary file
+        raise ResultsError(str(e).replace(json_path, "bench_bitcoin's JSON"))
+
+
+def _plot(json_path, png_path):
     data = load(json_path)
     refuse_sanity_check(data, json_path)
     groups = panels(data, json_path)

@@ -33,6 +33,7 @@ libboost-test-dev
 libssl-dev
 python3
 python3-cryptography-vectors
+python3-matplotlib
 all: qemu-user
 all: valgrind
 all: clang

@@ -350,6 +350,116 @@ class MergeTests(unittest.TestCase, OneLineError):
         self.assertOneLineError(run([sys.executable, FROM_MD, bad]), text="no table")
 
 
+# A stand-in bench_bitcoin for bench-report.sh: serves the measured fixture's rows that match
+# -filter, rejects unknown options like the real one, and logs each call.
+FAKE_BENCH = r"""#!/usr/bin/env python3
+import json, os, re, sys
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write(" ".join(sys.argv[1:]) + "\n")
+doc = json.load(open(os.environ["FAKE_DATA"]))
+flt, out = ".*", None
+for a in sys.argv[1:]:
+    if a.startswith("-filter="): flt = a[8:]
+    elif a.startswith("-output-json="): out = a[13:]
+    elif a.startswith("-rounds=") or a.startswith("-min-time="): pass
+    else: sys.exit(print("Error: unknown option " + a, file=sys.stderr) or 1)
+doc["results"] = [r for r in doc["results"] if re.search(flt, r["name"])]
+if not doc["results"]: sys.exit(print("Error: -filter matches no benchmark", file=sys.stderr) or 1)
+print("CPU: " + doc["machine"]["cpu"] + "\nOpenSSL reference: test, path sha-ni (test)")
+for t in dict.fromkeys(r["table"] for r in doc["results"]):
+    print("\n### " + t + "\n\n| Impl | speed% |\n|---|---:|")
+    for r in doc["results"]:
+        if r["table"] == t: print("| %s | %.1f |" % (r["impl"], r.get("speed_pct", 0)))
+if out: json.dump(doc, open(out, "w"))
+"""
+
+
+class ReportTests(unittest.TestCase, OneLineError):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.build = os.path.join(self.tmp, "build")
+        os.makedirs(os.path.join(self.build, "src", "bench"))
+        fake = os.path.join(self.build, "src", "bench", "bench_bitcoin")
+        with open(fake, "w") as f:
+            f.write(FAKE_BENCH)
+        os.chmod(fake, 0o755)
+        self.log = os.path.join(self.tmp, "calls.log")
+        self.data = os.path.join(DATA, "run-measured.json")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def report(self, *args, data=None):
+        env = dict(os.environ, FAKE_LOG=self.log, FAKE_DATA=data or self.data)
+        return run([os.path.join(CONTRIB, "bench-report.sh"), self.build, *args], cwd=self.tmp, env=env)
+
+    def calls(self):
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            return f.read().splitlines()
+
+    def test_writes_report_md_and_png(self):
+        out = os.path.join(self.tmp, "out")
+        p = self.report("--out=" + out, "-filter=SHA256_(1K|64B)/")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "report.md")) as f:
+            md = f.read()
+        self.assertEqual(md, p.stdout)
+        self.assertIn("![speed% per implementation, error bars from the rounds](report.png)", md)
+        self.assertIn("- commit: `49cc190`", md)
+        with open(os.path.join(out, "report.png"), "rb") as f:
+            png = f.read()
+        self.assertTrue(png.startswith(b"\x89PNG\r\n\x1a\n"))
+        self.assertGreater(len(png), 20000)
+        self.assertEqual([x for x in os.listdir(out) if x.startswith(".")], [])  # no temporary file left
+        # Titles follow the filter: the tables that ran, nothing about 1 MB.
+        self.assertIn("### SHA256, 1024-byte messages", md)
+        self.assertNotIn("1000000-byte", md)
+
+    def test_chart_panels_follow_the_json(self):
+        sys.path.insert(0, CONTRIB)
+        import bench_report_plot
+        from sha256bench_results import load
+        doc = load(self.data)
+        groups = bench_report_plot.panels(doc, self.data)
+        self.assertEqual([t for t, _ in groups], list(dict.fromkeys(r["table"] for r in doc["results"])))
+        for _, bars in groups:
+            for impl, speed, lo, hi in bars:
+                self.assertLessEqual(lo, speed)
+                self.assertGreaterEqual(hi, speed)
+            base = [b for b in bars if b[1] == 100.0]
+            self.assertTrue(base, "each table has its 100% row")
+
+    def test_options_the_script_controls_are_refused_before_running(self):
+        for opt, text in (("-output-json=u.json", "writes the results itself"), ("-output-csv=u.csv", "writes the results itself"),
+                          ("-sanity-check", "measured timings"), ("-list", "not a measuring option"),
+                          ("--bogus", "unknown option"), ("stray", "unexpected argument")):
+            self.assertOneLineError(self.report(opt), text=text)
+        self.assertEqual(self.calls(), [])
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "u.json")))
+
+    def test_bench_errors_are_one_line(self):
+        for opt in ("-bogus", "-frob=1"):
+            self.assertOneLineError(self.report(opt), text="bench_bitcoin failed: Error: unknown option")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "report.md")))
+
+    def test_unwritable_out_is_refused_before_running(self):
+        blocker = os.path.join(self.tmp, "file")
+        open(blocker, "w").close()
+        self.assertOneLineError(self.report("--out=" + os.path.join(blocker, "sub")))
+        self.assertEqual(self.calls(), [])
+
+    def test_missing_samples_is_an_error_not_a_bare_chart(self):
+        doc = measured()
+        del doc["results"][1]["samples_ns"]
+        bad = os.path.join(self.tmp, "nosamples.json")
+        with open(bad, "w") as f:
+            json.dump(doc, f)
+        self.assertOneLineError(self.report(data=bad), text="samples_ns is missing")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "report.png")))
+
+
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=1).result
     failed = len(result.failures) + len(result.errors)
