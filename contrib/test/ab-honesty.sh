@@ -5,9 +5,9 @@
 #  2. a scratch copy with a delay loop patched into the portable transform (about
 #     +10% per block): every row of the portable transform(s) must be "slower",
 #     every other row "no change".
-# The source is the working tree as it is (tracked files and untracked ones git
-# does not ignore), copied into a scratch git repository in a temporary
-# directory; the delay is patched there only, never into this tree.
+# The source is this tree as it is (tracked files and untracked ones git does
+# not ignore; a release tree works too), copied into a scratch git repository
+# in a temporary directory; the delay is patched there only, never into this tree.
 #
 #   contrib/test/ab-honesty.sh [--pairs=K] [--cache=DIR] [bench_bitcoin options]
 # Defaults: --pairs=20, -min-time=20 -rounds=3 (about a minute of runs per check
@@ -42,19 +42,16 @@ trap 'exit 130' INT TERM
 # metadata, so the same source gives the same commit id (and cached builds).
 scratch=$tmp/scratch
 mkdir -p "$scratch" || exit 2
-if ! (cd "$top" && git rev-parse --is-inside-work-tree > /dev/null 2>&1); then
-  bad "setup: $top is not a git checkout; the A/B tool compares git revisions"
-  finish
-fi
-idx=$tmp/index
-tree=$(cd "$top" && GIT_INDEX_FILE=$idx git read-tree HEAD && GIT_INDEX_FILE=$idx git add -A . \
-       && GIT_INDEX_FILE=$idx git write-tree) || { bad "setup: cannot snapshot the working tree of $top"; finish; }
-git -C "$top" archive "$tree" | tar -x -C "$scratch" || { bad "setup: git archive of the working tree failed"; finish; }
+# build-aux/export-source.sh copies the source files (tracked and untracked
+# ones git does not ignore; without git, a release tree minus build output).
+"$top/build-aux/export-source.sh" "$scratch" > "$tmp/export.log" 2>&1 \
+  || { bad "setup: cannot copy the source ($(tail -1 "$tmp/export.log"))"; finish; }
+rm -f "$scratch/.source-files"
 (
   cd "$scratch" && git init -q . && git add -A . &&
   GIT_AUTHOR_NAME=ab-honesty GIT_AUTHOR_EMAIL=ab-honesty@localhost GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" \
   GIT_COMMITTER_NAME=ab-honesty GIT_COMMITTER_EMAIL=ab-honesty@localhost GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
-  git -c commit.gpgsign=false commit -q -m "ab-honesty scratch copy of $(git -C "$top" describe --always --dirty 2> /dev/null || echo unknown)"
+  git -c commit.gpgsign=false commit -q -m "ab-honesty scratch copy of $(cat .source-commit)"
 ) || { bad "setup: cannot make the scratch repository"; finish; }
 
 # verify <compare.json> <expectation>: expectation "none" (no row may change) or
