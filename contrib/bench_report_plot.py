@@ -18,6 +18,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sha256bench_results import ResultsError, load, positive_number, refuse_sanity_check  # noqa: E402
 
 
+OUR_COLOR = "#4c72b0"
+REF_COLOR = "#9a9a9a"
+
+
 def samples(row, where):
     s = row.get("samples_ns")
     if not isinstance(s, list) or not s:
@@ -94,6 +98,7 @@ def _plot(json_path, png_path):
     except ImportError:
         raise ResultsError("python3-matplotlib is not installed (contrib/install-deps.sh installs it); "
                            "report.png not written")
+    ours = {r["name"] for r in data["implementations"]}
     heights = [0.9 + 0.42 * len(bars) for _, bars in groups]
     fig, axes = plt.subplots(len(groups), 1, figsize=(9.5, sum(heights) + 1.4), squeeze=False,
                              gridspec_kw={"height_ratios": heights})
@@ -103,7 +108,8 @@ def _plot(json_path, png_path):
         speeds = [b[1] for b in bars]
         err = [[s - lo for _, s, lo, _ in bars], [hi - s for _, s, _, hi in bars]]
         ys = list(range(len(bars)))
-        ax.barh(ys, speeds, xerr=err, color="#4c72b0", ecolor="#222222", capsize=3, height=0.62)
+        colors = [REF_COLOR if b[0] not in ours else OUR_COLOR for b in bars]
+        ax.barh(ys, speeds, xerr=err, color=colors, ecolor="#222222", capsize=3, height=0.62)
         ax.axvline(100, color="#c44e52", linewidth=1.4, linestyle="--", zorder=3)
         ax.set_yticks(ys)
         ax.set_yticklabels(names, fontsize=9)
@@ -115,7 +121,7 @@ def _plot(json_path, png_path):
         for y, (_, s, _, hi) in zip(ys, bars):
             ax.text(hi + top * 0.012, y, f"{s:.1f}", va="center", fontsize=8)
     axes[-1, 0].set_xlabel("speed% (portable transform = 100, dashed line); bars: median of rounds, "
-                           "whiskers: lowest to highest round", fontsize=8.5)
+                           "whiskers: lowest to highest round; grey: reference, not ours", fontsize=8.5)
     fig.suptitle(title_of(data), fontsize=10.5)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     tmp = png_path + ".tmp.png"

@@ -4,7 +4,8 @@
 #  1. the same source compared with itself: every compared row must be "no change";
 #  2. a scratch copy with a delay loop patched into the portable transform (about
 #     +10% per block): every row of the portable transform(s) must be "slower",
-#     every other row "no change".
+#     every other row "no change"; on the same runs --fail-above=3 must exit 1
+#     and --fail-above=50 exit 0.
 # The source is this tree as it is (tracked files and untracked ones git does
 # not ignore; a release tree works too), copied into a scratch git repository
 # in a temporary directory; the delay is patched there only, never into this tree.
@@ -123,6 +124,14 @@ EOF
 then
   if compare slow HEAD WORKTREE; then
     if res=$(verify "$tmp/slow/compare.json" portable); then ok "injected slowdown: $res"; else bad "injected slowdown: $res"; fi
+    # The CI gate on the same runs: tripped at 3%, not at 50%.
+    python3 "$top/contrib/bench_compare.py" --fail-above=3 "$tmp/slow" > "$tmp/gate3.md" 2>&1; rc3=$?
+    python3 "$top/contrib/bench_compare.py" --fail-above=50 "$tmp/slow" > "$tmp/gate50.md" 2>&1; rc50=$?
+    if [ $rc3 -eq 1 ] && [ $rc50 -eq 0 ]; then
+      ok "--fail-above: exit 1 at 3% ($(grep '^FAIL' "$tmp/gate3.md" | cut -c1-160)), exit 0 at 50%"
+    else
+      bad "--fail-above: exit $rc3 at 3% (want 1), exit $rc50 at 50% (want 0): $(tail -1 "$tmp/gate3.md")"
+    fi
   else
     bad "injected slowdown: bench-compare.sh failed (above)"
   fi
