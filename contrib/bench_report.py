@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Second half of contrib/bench-report.sh: turns its bench_bitcoin runs (a
 directory holding main.{md,json} and capN.{md,json,cap}) into the markdown
-report. Table titles come from the runs; which of our transforms matches an
+report (report.md; the chart beside it is bench_report_plot.py's). Table titles come from the runs; which of our transforms matches an
 OpenSSL code path is decided by the CPU features each registry row needs."""
 import glob
 import os
@@ -62,6 +62,15 @@ def main():
         with open(os.path.join(d, "main.md"), encoding="utf-8", errors="replace") as f:
             md = f.read()
         header, _, tables = md.partition("\n###")
+        m = main_json.get("machine") if isinstance(main_json.get("machine"), dict) else {}
+        b = main_json.get("build") if isinstance(main_json.get("build"), dict) else {}
+        print(f"- commit: `{main_json.get('commit', 'unknown')}` (recorded by configure)")
+        print(f"- CPU: {m.get('cpu', 'unknown')} (family {m.get('family', '?')}, model {m.get('model', '?')}, "
+              f"stepping {m.get('stepping', '?')})")
+        print(f"- compiler: {b.get('compiler', '?')} {b.get('compiler_version', '')}".rstrip())
+        print()
+        print("![speed% per implementation, error bars from the rounds](report.png)")
+        print()
         print("```")
         print(header.strip())
         print("```")

@@ -34,6 +34,7 @@ libssl-dev
 nlohmann-json3-dev
 python3
 python3-cryptography-vectors
+python3-matplotlib
 all: qemu-user
 all: valgrind
 all: clang

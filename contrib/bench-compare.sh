@@ -1,0 +1,247 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Is HEAD faster than BASE on this CPU, beyond noise? A paired A/B of two revisions.
+#
+#   contrib/bench-compare.sh [options] BASE HEAD [bench_bitcoin options...]
+#
+# BASE and HEAD are git revisions of this repository (anything `git rev-parse`
+# takes: main, HEAD~1, a tag, a commit id). HEAD may be the special name WORKTREE:
+# the working tree as it is now (tracked changes and untracked files git does not
+# ignore), so an uncommitted patch can be compared with its parent.
+#
+# Each revision is exported (git archive; never the checkout itself) and built
+# out of tree once, into a cache keyed by its commit id (WORKTREE: by the id of
+# a tree object holding its exact contents) and the configure arguments. A
+# second comparison reuses the build. Nothing needs the network.
+#
+# Then the two bench_bitcoin binaries run alternately in K pairs, in ABBA order
+# (BASE HEAD, HEAD BASE, BASE HEAD, ...), with the same options, each run
+# writing its own JSON. contrib/bench_compare.py pairs them: per benchmark, the
+# change is the Hodges-Lehmann estimate over pairs of the HEAD/BASE ratio of
+# median ns per op, with its Wilcoxon signed-rank interval, 95% family-wise over
+# the rows (Bonferroni); the verdict is
+# faster/slower only when the interval excludes 0 and |change| >= the threshold.
+# The markdown table goes to stdout (and DIR/compare.md, the same as JSON in
+# DIR/compare.json); progress to stderr. Method and thresholds: doc/ab-testing.md.
+#
+# Options (before, between or after BASE HEAD):
+#   --pairs=K          exactly K pairs (6..1000; N rows compared need 2/2^K <= 0.05/N,
+#                      e.g. 11 pairs for 28 rows: the intervals are family-wise)
+#   --budget=SECONDS   time for all pairs (default 120): K = budget / (time of the
+#                      first pair), at least what the rows need. Ignored with --pairs.
+#   --fail-above=PCT   exit 1 when a row is slower and even the fast end of its
+#                      95% interval is more than PCT% slower (a CI gate)
+#   --threshold=PCT    smallest change called faster/slower (default 1)
+#   --configure=ARGS   configure arguments for both builds (default: CPPFLAGS=-DBENCH_RORX,
+#                      as contrib/bench.sh); part of the cache key
+#   --cache=DIR        build cache (default: $SHA256BENCH_CACHE, else ~/.cache/sha256bench)
+#   --out=DIR          where the runs' JSON and compare.md go (default: a new
+#                      directory under the cache's runs/); must not exist or be empty
+#   --repo=DIR         the git repository (default: the one holding this script)
+#   --jobs=N           make -jN (default: the number of CPUs)
+# bench_bitcoin options: anything bench_bitcoin takes except the ones this script
+# controls (-output-json, -output-csv, -sanity-check, -list, -list-impls, -help).
+# Without -min-time/-rounds, each run uses -min-time=100 -rounds=3 (the pairs
+# give the repetition).
+#
+# Exit: 0 table written; 1 --fail-above tripped; 2 usage, build or run error.
+set -u
+set -f  # options are word-split below, never globbed
+me=bench-compare.sh
+die() { echo "$me: $*" >&2; exit 2; }
+say() { echo "$me: $*" >&2; }
+script_dir=$(cd "$(dirname "$0")" && pwd)
+
+pairs= budget=120 fail_above= threshold= configure_args="CPPFLAGS=-DBENCH_RORX" cache= out= repo= jobs=
+base= head= opts= have_time=no
+for a in "$@"; do
+  case "$a" in
+    --pairs=*) pairs=${a#--pairs=} ;;
+    --budget=*) budget=${a#--budget=} ;;
+    --fail-above=*) fail_above=${a#--fail-above=} ;;
+    --threshold=*) threshold=${a#--threshold=} ;;
+    --configure=*) configure_args=${a#--configure=} ;;
+    --cache=*) cache=${a#--cache=} ;;
+    --out=*) out=${a#--out=} ;;
+    --repo=*) repo=${a#--repo=} ;;
+    --jobs=*) jobs=${a#--jobs=} ;;
+    -h|--help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --*) die "unknown option $a (see contrib/bench-compare.sh --help)" ;;
+    -output-json*|-output-csv*) die "$a: this script writes each run's JSON itself (see --out=DIR)" ;;
+    -sanity-check*) die "$a: a comparison needs measured timings; -sanity-check runs each benchmark once" ;;
+    -list*|-help*) die "$a: not a measuring option; run bench_bitcoin directly" ;;
+    -min-time=*|-rounds=*) have_time=yes; opts="$opts $a" ;;
+    -*) case "$a" in *[[:space:]]*)
+          die "$a: bench_bitcoin options containing spaces are not supported here" ;; esac
+        opts="$opts $a" ;;
+    *) if [ -z "$base" ]; then base=$a
+       elif [ -z "$head" ]; then head=$a
+       else die "unexpected argument '$a' (usage: contrib/bench-compare.sh [options] BASE HEAD [bench_bitcoin options])"
+       fi ;;
+  esac
+done
+[ -n "$base" ] && [ -n "$head" ] || die "usage: contrib/bench-compare.sh [options] BASE HEAD [bench_bitcoin options] (--help for more)"
+is_uint() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; [ ${#1} -le 7 ]; }
+if [ -n "$pairs" ]; then
+  is_uint "$pairs" && [ "$pairs" -ge 6 ] && [ "$pairs" -le 1000 ] || die "--pairs=$pairs: expected a whole number from 6 to 1000"
+fi
+is_uint "$budget" && [ "$budget" -ge 1 ] || die "--budget=$budget: expected a whole number of seconds, at least 1"
+if [ -n "$jobs" ]; then is_uint "$jobs" && [ "$jobs" -ge 1 ] || die "--jobs=$jobs: expected a whole number, at least 1"
+else jobs=$(nproc 2> /dev/null || echo 2); fi
+[ "$have_time" = yes ] || opts="$opts -min-time=100 -rounds=3"
+opts=${opts# }
+analysis_opts=
+[ -z "$fail_above" ] || analysis_opts="$analysis_opts --fail-above=$fail_above"
+[ -z "$threshold" ] || analysis_opts="$analysis_opts --threshold=$threshold"
+# Check the analysis options now, not after minutes of building and benchmarking.
+python3 "$script_dir/bench_compare.py" $analysis_opts --check-options || exit 2
+
+[ -n "$repo" ] || repo="$script_dir/.."
+repo=$(git -C "$repo" rev-parse --show-toplevel 2> /dev/null) || die "${repo}: not a git repository (see --repo=DIR)"
+[ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}
+mkdir -p "$cache" || die "cannot create the cache directory $cache"
+cache=$(cd "$cache" && pwd)
+cfg_key=$(printf '%s' "$configure_args" | sha256sum | cut -c1-8)
+
+# step <what> <log> <command...>: output to the log, a line every 30 s, the log's tail on failure.
+step() {
+  what=$1 log=$2
+  shift 2
+  start=$(date +%s)
+  "$@" >> "$log" 2>&1 &
+  pid=$!
+  next=30
+  while kill -0 $pid 2> /dev/null; do
+    sleep 1
+    if [ $(( $(date +%s) - start )) -ge $next ]; then
+      say "... $what: still running (${next} s)"
+      next=$((next + 30))
+    fi
+  done
+  wait $pid
+}
+
+# resolve <rev> -> key and describe (for .source-commit); WORKTREE -> a tree id of its contents.
+resolve() {
+  if [ "$1" = WORKTREE ]; then
+    idx=$(mktemp) || die "mktemp failed"
+    rm -f "$idx"
+    tree=$(cd "$repo" && GIT_INDEX_FILE=$idx git read-tree HEAD && GIT_INDEX_FILE=$idx git add -A . \
+           && GIT_INDEX_FILE=$idx git write-tree) || { rm -f "$idx"; die "WORKTREE: cannot snapshot the working tree of $repo"; }
+    rm -f "$idx"
+    key="worktree-$tree-$cfg_key"
+    treeish=$tree
+    describe="$(git -C "$repo" describe --always --dirty 2> /dev/null || echo unknown)"
+    [ "$(git -C "$repo" rev-parse 'HEAD^{tree}')" = "$tree" ] || case "$describe" in *-dirty) ;; *) describe="$describe-dirty" ;; esac
+    label="WORKTREE ($describe)"
+  else
+    sha=$(git -C "$repo" rev-parse --verify --quiet "$1^{commit}") || die "'$1' is not a commit in $repo (git rev-parse failed)"
+    key="$sha-$cfg_key"
+    treeish=$sha
+    describe=$(git -C "$repo" describe --always "$sha" 2> /dev/null || echo "$sha")
+    label="$1 ($(git -C "$repo" rev-parse --short "$sha"))"
+  fi
+}
+
+# build <rev> <BASE|HEAD>: sets bin to its bench_bitcoin.
+build() {
+  resolve "$1"
+  dir="$cache/$key"
+  bin="$dir/build/src/bench/bench_bitcoin"
+  log="$dir/build.log"
+  if [ -f "$dir/built" ] && [ -x "$bin" ]; then
+    say "$2 $label: cached build $dir"
+    return 0
+  fi
+  rm -rf "$dir"
+  mkdir -p "$dir/src" "$dir/build" || die "cannot create $dir"
+  : > "$log"
+  say "$2 $label: building in $dir (log: $log)"
+  git -C "$repo" archive --format=tar "$treeish" | tar -x -C "$dir/src" 2>> "$log" \
+    || die "$2 $label: git archive failed (log: $log)"
+  printf '%s\n' "$describe" > "$dir/src/.source-commit"
+  [ -x "$dir/src/autogen.sh" ] || die "$2 $label: no autogen.sh at its top level; is $repo this project?"
+  step "$2 autogen.sh" "$log" sh -c 'cd "$1" && ./autogen.sh' sh "$dir/src" \
+    || die "$2 $label: autogen.sh failed; log: $log"
+  # configure_args is word-split on purpose (e.g. --configure="CPPFLAGS=-DBENCH_RORX CXX=clang++").
+  step "$2 configure" "$log" sh -c 'cd "$1" && shift && "$@"' sh "$dir/build" "$dir/src/configure" $configure_args \
+    || die "$2 $label failed to configure; log: $log"
+  step "$2 make" "$log" make -C "$dir/build/src" -j"$jobs" bench/bench_bitcoin \
+    || die "$2 $label failed to build; log: $log"
+  [ -x "$bin" ] || die "$2 $label: build finished but $bin is missing; log: $log"
+  : > "$dir/built"
+  say "$2 $label: built"
+}
+
+build "$base" BASE
+base_bin=$bin base_label=$label
+build "$head" HEAD
+head_bin=$bin head_label=$label
+
+if [ -z "$out" ]; then
+  mkdir -p "$cache/runs" || die "cannot create $cache/runs"
+  out=$(mktemp -d "$cache/runs/$(date -u +%Y%m%dT%H%M%SZ)-XXXX") || die "cannot create a run directory in $cache/runs"
+else
+  mkdir -p "$out" || die "cannot create --out=$out"
+  [ -z "$(ls -A "$out")" ] || die "--out=$out is not empty (old runs would mix with new ones)"
+fi
+
+# Both binaries must accept the options before any time is spent measuring.
+for side in BASE HEAD; do
+  if [ $side = BASE ]; then b=$base_bin; l=$base_label; else b=$head_bin; l=$head_label; fi
+  # shellcheck disable=SC2086
+  if ! err=$("$b" $opts -list 2>&1 > /dev/null); then
+    die "$side $l: bench_bitcoin refuses the options '$opts': $(printf '%s\n' "$err" | grep . | tail -1)"
+  fi
+done
+
+# run <n> <base|head>: one measured run writing pair-NN-<side>.json.
+run() {
+  nn=$(printf '%02d' "$1")
+  if [ "$2" = base ]; then b=$base_bin; l="BASE $base_label"; else b=$head_bin; l="HEAD $head_label"; fi
+  # shellcheck disable=SC2086
+  if ! "$b" $opts -output-json="$out/pair-$nn-$2.json" > "$out/pair-$nn-$2.md" 2> "$out/pair-$nn-$2.err"; then
+    msg=$(grep -v '^\[' "$out/pair-$nn-$2.err" | grep . | tail -1)
+    die "$l: bench_bitcoin failed in pair $nn: ${msg:-no message} (output: $out/pair-$nn-$2.err)"
+  fi
+}
+pair() {
+  if [ $(( $1 % 2 )) -eq 1 ]; then run "$1" base; run "$1" head; else run "$1" head; run "$1" base; fi
+}
+
+say "runs in $out; bench_bitcoin $opts"
+t0=$(date +%s)
+pair 1
+t1=$(date +%s)
+err=$(python3 "$script_dir/bench_compare.py" --validate "$out/pair-01-base.json" "$out/pair-01-head.json" 2>&1) \
+  || die "the first pair's JSON is not usable here (${err#bench-compare: }); this tool needs revisions whose bench_bitcoin writes schema sha256bench-results version 1"
+need=$err
+if [ -n "$pairs" ]; then
+  [ "$pairs" -ge "$need" ] || die "--pairs=$pairs: the rows measured on both sides need at least $need pairs for 95% family-wise intervals (more pairs, or fewer rows with -filter)"
+else
+  per=$((t1 - t0))
+  [ $per -ge 1 ] || per=1
+  pairs=$((budget / per))
+  [ $pairs -ge "$need" ] || pairs=$need
+  [ $pairs -le 1000 ] || pairs=1000
+  say "one pair took ${per} s: $pairs pairs for a budget of $budget s (at least $need for these rows)"
+fi
+i=2
+next=$((t0 + 30))
+while [ $i -le "$pairs" ]; do
+  pair $i
+  if [ "$(date +%s)" -ge $next ]; then
+    say "... pair $i of $pairs done"
+    next=$(( $(date +%s) + 30 ))
+  fi
+  i=$((i + 1))
+done
+say "$pairs pairs in $(( $(date +%s) - t0 )) s"
+
+python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label" --head-label="$head_label" \
+  --json="$out/compare.json" "$out" > "$out/compare.md"
+rc=$?
+[ $rc -le 1 ] || exit 2
+cat "$out/compare.md"
+say "table and runs kept in $out"
+exit $rc

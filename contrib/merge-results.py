@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Many machines in one document: bench_bitcoin -output-json files (schema
+sha256bench-results, version 1), one per machine, merged into markdown.
+
+  contrib/merge-results.py [--title=TEXT] a.json b.json ... > results.md
+
+For every benchmark table: one row per implementation, and for each machine
+its speed% (vs the portable transform on that machine) and cycles/byte; then
+each machine's ranking (fastest first, by speed%), and every pair of
+implementations the machines put in a different order, with the gaps (a gap
+under 2 points of speed% on a machine is flagged as possibly noise).
+
+Files marked "converted_from" (older results kept only as markdown, turned
+into JSON by contrib/results-from-markdown.py) are labelled as such: their
+numbers are the older bench's statistics (speed% from slice means, cycles/byte
+from the fastest batch), not medians of rounds, and they carry no samples.
+
+Output depends only on the files and their order on the command line. Bad
+input (missing file, wrong shape, null or string numbers, a -sanity-check run)
+is a one-line error and exit status 2.
+"""
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sha256bench_results import ResultsError, load, positive_number, refuse_sanity_check  # noqa: E402
+
+NOISE_POINTS = 2.0  # speed% gap below which an order may be noise
+
+
+def load_machine(path):
+    """Returns the document; converted files get a lighter check (they have no medians)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = json.load(f)
+    except (OSError, UnicodeDecodeError) as e:
+        raise ResultsError(f"cannot read {path}: {e}")
+    except ValueError as e:
+        raise ResultsError(f"{path} is not valid JSON: {e}")
+    if isinstance(raw, dict) and raw.get("converted_from") is not None:
+        data = check_converted(raw, path)
+    else:
+        data = load(path)
+        refuse_sanity_check(data, path)
+    for i, row in enumerate(data["results"]):
+        if row["status"] == "ok":
+            w = f"{path}: results[{i}]"
+            positive_number(row, "speed_pct", w)
+            positive_number(row, "cycles_per_byte", w)
+    return data
+
+
+def check_converted(data, path):
+    if data.get("schema") != "sha256bench-results" or data.get("version") != 1:
+        raise ResultsError(f"{path}: not a sha256bench-results version 1 file")
+    if data.get("mode") != "measured":
+        raise ResultsError(f"{path}: a converted file must record mode 'measured', not {data.get('mode')!r}")
+    results = data.get("results")
+    if not isinstance(results, list):
+        raise ResultsError(f"{path}.results is missing or not a list")
+    for i, row in enumerate(results):
+        w = f"{path}: results[{i}]"
+        if not isinstance(row, dict):
+            raise ResultsError(f"{w} is not an object")
+        for key in ("table", "impl", "status"):
+            if not isinstance(row.get(key), str):
+                raise ResultsError(f"{w}.{key} is missing or not a string")
+    if not isinstance(data.get("implementations", []), list):
+        raise ResultsError(f"{path}.implementations is not a list")
+    data.setdefault("implementations", [])
+    return data
+
+
+def text(v, default="?"):
+    return str(v) if isinstance(v, (str, int, float)) and not isinstance(v, bool) else default
+
+
+def machine_row(label, path, data):
+    m = data.get("machine") if isinstance(data.get("machine"), dict) else {}
+    b = data.get("build") if isinstance(data.get("build"), dict) else {}
+    o = data.get("options") if isinstance(data.get("options"), dict) else {}
+    feats = m.get("features")
+    feats = " ".join(feats) if isinstance(feats, list) and feats else "?"
+    fms = "/".join(text(m.get(k)) for k in ("family", "model", "stepping"))
+    clocks = f"core {text(m.get('core_ghz'))} GHz, TSC {text(m.get('tsc_ghz'))} GHz"
+    compiler = " ".join(x for x in (text(b.get("compiler"), ""), text(b.get("compiler_version"), "")) if x) or "?"
+    flags = " ".join(x for x in (text(b.get("cppflags"), ""), text(b.get("cxxflags"), ""), text(b.get("flags"), "")) if x)
+    build = f"{compiler} {flags}".strip() + (f", {b['assembler']}" if isinstance(b.get("assembler"), str) else "")
+    date = text(data.get("date"))[:10]
+    if data.get("converted_from") is not None:
+        stats = (f"converted from {text(data.get('converted_from'))} ({os.path.basename(text(data.get('source'), path))}): "
+                 "speed% from slice means, cycles/byte from the fastest batch; no per-round samples")
+    else:
+        stats = f"median of {text(o.get('rounds'))} rounds, {text(o.get('min_time_ms'))} ms per benchmark"
+    cells = [label, text(m.get("cpu")), text(m.get("arch")), fms, feats, clocks, build, f"`{text(data.get('commit'))}`",
+             date, stats, f"`{os.path.basename(path)}`"]
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+def merge(paths, title):
+    machines = []
+    for i, p in enumerate(paths):
+        machines.append((f"M{i + 1}", p, load_machine(p)))
+    tables = []  # table names in first-seen order
+    impls = {}   # table -> impl names in first-seen order
+    cell = {}    # (table, impl, label) -> row
+    for label, _, data in machines:
+        for row in data["results"]:
+            t = row["table"]
+            if t not in impls:
+                tables.append(t)
+                impls[t] = []
+            if row["impl"] not in impls[t]:
+                impls[t].append(row["impl"])
+            cell.setdefault((t, row["impl"], label), row)
+    if not any(r["status"] == "ok" for _, _, d in machines for r in d["results"]):
+        raise ResultsError("nothing to merge: no benchmark row with status ok in any file")
+
+    out = [f"# {title}", "",
+           f"Generated by `contrib/merge-results.py` from {len(machines)} file(s); do not edit by hand. "
+           f"speed% is relative to the portable transform on the same machine (= 100); cycles/byte are core cycles "
+           f"(bench_bitcoin's clock method per machine). Higher speed% is faster; lower cycles/byte is faster.", "",
+           "## Machines", "",
+           "| | CPU | arch | family/model/stepping | features | clocks | build | commit | date | statistics | file |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out += [machine_row(label, p, d) for label, p, d in machines]
+    labels = [m[0] for m in machines]
+    for t in tables:
+        out += ["", f"## {t}", ""]
+        out.append("| implementation | " + " | ".join(f"{lb} speed% | {lb} cycles/byte" for lb in labels) + " |")
+        out.append("|---|" + "---:|---:|" * len(labels))
+        for name in impls[t]:
+            cells = []
+            for lb in labels:
+                r = cell.get((t, name, lb))
+                if r is None:
+                    cells += ["—", "—"]
+                elif r["status"] != "ok":
+                    cells += [r["status"], "—"]
+                else:
+                    cells += [f"{float(r['speed_pct']):.1f}", f"{float(r['cycles_per_byte']):.2f}"]
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+        # Rankings, then order disagreements.
+        out += ["", "Ranking, fastest first (speed%):", ""]
+        speeds = {}
+        for lb in labels:
+            ok = [(float(cell[(t, n, lb)]["speed_pct"]), n) for n in impls[t]
+                  if (t, n, lb) in cell and cell[(t, n, lb)]["status"] == "ok"]
+            ok.sort(key=lambda x: (-x[0], impls[t].index(x[1])))
+            speeds[lb] = {n: s for s, n in ok}
+            out.append(f"- {lb}: " + (" > ".join(n for _, n in ok) if ok else "nothing measured"))
+        notes = []
+        names = impls[t]
+        for i in range(len(names)):
+            for j in range(i + 1, len(names)):
+                a, b = names[i], names[j]
+                both = [lb for lb in labels if a in speeds[lb] and b in speeds[lb]]
+                ahead_a = [lb for lb in both if speeds[lb][a] > speeds[lb][b]]
+                ahead_b = [lb for lb in both if speeds[lb][b] > speeds[lb][a]]
+                if ahead_a and ahead_b:
+                    gaps = []
+                    small = False
+                    for lb in both:
+                        g = speeds[lb][a] - speeds[lb][b]
+                        small = small or abs(g) < NOISE_POINTS
+                        gaps.append(f"{lb} {a} {speeds[lb][a]:.1f} vs {b} {speeds[lb][b]:.1f}")
+                    notes.append(f"- {a} vs {b}: {a} ahead on {', '.join(ahead_a)}, {b} ahead on {', '.join(ahead_b)} "
+                                 f"({'; '.join(gaps)})" + (f" — a gap under {NOISE_POINTS:g} points: may be noise"
+                                                           if small else ""))
+        out += [""]
+        if len([lb for lb in labels if speeds[lb]]) < 2:
+            out.append("Order disagreements: fewer than two machines measured this table.")
+        elif notes:
+            out += ["Where the machines disagree about the order:", ""] + notes
+        else:
+            out.append("The machines agree about the order.")
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    title = "sha256bench results across machines"
+    paths = []
+    for a in argv:
+        if a.startswith("--title="):
+            title = a.split("=", 1)[1]
+        elif a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        elif a.startswith("-"):
+            raise ResultsError(f"unknown option {a} (usage: merge-results.py [--title=TEXT] a.json b.json ...)")
+        else:
+            paths.append(a)
+    if not paths:
+        raise ResultsError("usage: merge-results.py [--title=TEXT] a.json b.json ... (no file given)")
+    if len(set(os.path.realpath(p) for p in paths)) != len(paths):
+        raise ResultsError("the same file is given twice")
+    sys.stdout.write(merge(paths, title))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except ResultsError as e:
+        print(f"merge-results.py: {e}", file=sys.stderr)
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(1)

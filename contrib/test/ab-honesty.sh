@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Is contrib/bench-compare.sh honest? Two checks on real builds of this tree:
+#  1. the same source compared with itself: every compared row must be "no change";
+#  2. a scratch copy with a delay loop patched into the portable transform (about
+#     +10% per block): every row of the portable transform(s) must be "slower",
+#     every other row "no change"; on the same runs --fail-above=3 must exit 1
+#     and --fail-above=50 exit 0.
+# The source is this tree as it is (tracked files and untracked ones git does
+# not ignore; a release tree works too), copied into a scratch git repository
+# in a temporary directory; the delay is patched there only, never into this tree.
+#
+#   contrib/test/ab-honesty.sh [--pairs=K] [--cache=DIR] [bench_bitcoin options]
+# Defaults: --pairs=20, -min-time=20 -rounds=3 (about a minute of runs per check
+# on a 2-core VM, plus two builds the first time; the cache keeps them).
+# Ends with "ab-honesty: N passed, M failed"; exit 0 only when nothing failed.
+set -u
+set -f
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+pairs=20 cache= opts=
+for a in "$@"; do
+  case "$a" in
+    --pairs=*) pairs=${a#--pairs=} ;;
+    --cache=*) cache=${a#--cache=} ;;
+    -h|--help) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --*) echo "ab-honesty.sh: unknown option $a" >&2; exit 2 ;;
+    -*) opts="$opts $a" ;;
+    *) echo "ab-honesty.sh: unexpected argument '$a'" >&2; exit 2 ;;
+  esac
+done
+[ -n "$opts" ] || opts="-min-time=20 -rounds=3"
+[ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ab-honesty: PASS $*"; }
+bad() { failed=$((failed + 1)); echo "ab-honesty: FAIL $*"; }
+finish() { echo "ab-honesty: $passed passed, $failed failed"; [ $failed -eq 0 ]; exit $?; }
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# A scratch repository holding this tree's source as one commit with fixed
+# metadata, so the same source gives the same commit id (and cached builds).
+scratch=$tmp/scratch
+mkdir -p "$scratch" || exit 2
+# build-aux/export-source.sh copies the source files (tracked and untracked
+# ones git does not ignore; without git, a release tree minus build output).
+"$top/build-aux/export-source.sh" "$scratch" > "$tmp/export.log" 2>&1 \
+  || { bad "setup: cannot copy the source ($(tail -1 "$tmp/export.log"))"; finish; }
+rm -f "$scratch/.source-files"
+(
+  cd "$scratch" && git init -q . && git add -A . &&
+  GIT_AUTHOR_NAME=ab-honesty GIT_AUTHOR_EMAIL=ab-honesty@localhost GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" \
+  GIT_COMMITTER_NAME=ab-honesty GIT_COMMITTER_EMAIL=ab-honesty@localhost GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
+  git -c commit.gpgsign=false commit -q -m "ab-honesty scratch copy of $(cat .source-commit)"
+) || { bad "setup: cannot make the scratch repository"; finish; }
+
+# verify <compare.json> <expectation>: expectation "none" (no row may change) or
+# "portable" (the rows of transforms that need no CPU feature must be slower, no other row may change).
+verify() {
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+portable = {i["name"] for i in doc["implementations"] if i.get("family") == "transform" and not [
+    n for n in i.get("needs", []) if n != "none"]}
+rows = doc["rows"]
+wrong = []
+for r in rows:
+    want = "slower" if sys.argv[2] == "portable" and r["impl"] in portable else "no change"
+    if r["verdict"] != want:
+        wrong.append(f"{r['name']} {r['verdict']} ({r['change_pct']:+.2f}% [{r['low_pct']:+.2f}, {r['high_pct']:+.2f}]), expected {want}")
+slow = [r for r in rows if r["impl"] in portable]
+print(f"{len(rows)} rows compared, {len(doc['not_compared'])} not compared, {len(wrong)} wrong"
+      + (f"; portable rows ({', '.join(sorted(portable))}): " + ", ".join(f"{r['change_pct']:+.1f}%" for r in slow)
+         if sys.argv[2] == "portable" else ""))
+for w in wrong:
+    print("  " + w)
+if not rows:
+    print("  no row was compared")
+    sys.exit(1)
+if sys.argv[2] == "portable" and not slow:
+    print("  no row of a portable transform was compared")
+    sys.exit(1)
+sys.exit(1 if wrong else 0)
+EOF
+}
+
+compare() {  # compare <name> <BASE> <HEAD>
+  if "$top/contrib/bench-compare.sh" --repo="$scratch" --cache="$cache" --pairs="$pairs" --out="$tmp/$1" \
+       "$2" "$3" $opts > "$tmp/$1.md" 2> "$tmp/$1.err"; then
+    return 0
+  fi
+  sed 's/^/  | /' "$tmp/$1.err" | tail -5
+  return 1
+}
+
+echo "ab-honesty: 1/2 the tree compared with itself ($pairs pairs, bench_bitcoin$opts)"
+if compare self HEAD HEAD; then
+  if res=$(verify "$tmp/self/compare.json" none); then ok "self-comparison: $res"; else bad "self-comparison: $res"; fi
+else
+  bad "self-comparison: bench-compare.sh failed (above)"
+fi
+
+echo "ab-honesty: 2/2 a delay patched into the portable transform of a scratch copy"
+# About 15 dependent multiply-adds (~4 cycles each) per block, ahead of the
+# blocks and feeding s[0], so out-of-order execution cannot hide it: ~60 cycles
+# on a ~600-cycle block.
+if python3 - "$scratch/src/crypto/sha256_basic.cpp" <<'EOF'
+import re, sys
+path = sys.argv[1]
+src = open(path).read()
+sig = re.search(r"void\s+TransformBasic\s*\(\s*uint32_t\s*\*\s*(\w+)\s*,[^)]*size_t\s+(\w+)\s*\)\s*\{", src)
+if not sig:
+    sys.exit(f"{path}: cannot find 'void TransformBasic(uint32_t* s, ..., size_t blocks) {{' to patch")
+s, blocks = sig.group(1), sig.group(2)
+delay = (f"\n    {{ // ab-honesty: test-only delay\n"
+         f"        uint32_t x = {s}[0], y;\n"
+         f"        for (size_t i = {blocks} * 15; i; --i) {{ x = x * 0x9E3779B1u + 1; __asm__ volatile(\"\" : \"+r\"(x)); }}\n"
+         f"        y = x; __asm__ volatile(\"\" : \"+r\"(y));\n"
+         f"        {s}[0] += x - y;\n"
+         f"    }}\n")
+open(path, "w").write(src[:sig.end()] + delay + src[sig.end():])
+EOF
+then
+  if compare slow HEAD WORKTREE; then
+    if res=$(verify "$tmp/slow/compare.json" portable); then ok "injected slowdown: $res"; else bad "injected slowdown: $res"; fi
+    # The CI gate on the same runs: tripped at 3%, not at 50%.
+    python3 "$top/contrib/bench_compare.py" --fail-above=3 "$tmp/slow" > "$tmp/gate3.md" 2>&1; rc3=$?
+    python3 "$top/contrib/bench_compare.py" --fail-above=50 "$tmp/slow" > "$tmp/gate50.md" 2>&1; rc50=$?
+    if [ $rc3 -eq 1 ] && [ $rc50 -eq 0 ]; then
+      ok "--fail-above: exit 1 at 3% ($(grep '^FAIL' "$tmp/gate3.md" | cut -c1-160)), exit 0 at 50%"
+    else
+      bad "--fail-above: exit $rc3 at 3% (want 1), exit $rc50 at 50% (want 0): $(tail -1 "$tmp/gate3.md")"
+    fi
+  else
+    bad "injected slowdown: bench-compare.sh failed (above)"
+  fi
+else
+  bad "injected slowdown: could not patch the scratch copy"
+fi
+finish

@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Tests for contrib/bench-compare.sh (+ bench_compare.py), contrib/merge-results.py,
+contrib/results-from-markdown.py and contrib/bench-report.sh (+ bench_report_plot.py),
+on JSON files under contrib/test/data/ (a real measured run and a -sanity-check run
+of bench_bitcoin, schema sha256bench-results version 1) and runs made from them with
+fixed multiplicative noise. Plain unittest, no network, no build, a few seconds.
+Ends with "compare tests: N passed, M failed"."""
+import copy
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONTRIB = os.path.dirname(HERE)
+TOP = os.path.dirname(CONTRIB)
+DATA = os.path.join(HERE, "data")
+ANALYSE = os.path.join(CONTRIB, "bench_compare.py")
+BENCH_COMPARE = os.path.join(CONTRIB, "bench-compare.sh")
+MERGE = os.path.join(CONTRIB, "merge-results.py")
+FROM_MD = os.path.join(CONTRIB, "results-from-markdown.py")
+ZEN3_MD = os.path.join(TOP, "doc", "results", "2026-11-22-amd-epyc-zen3.md")
+
+
+def measured():
+    with open(os.path.join(DATA, "run-measured.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
+
+
+def scaled(doc, factor_of, rng, noise=0.01):
+    """A copy of doc with every ok row's ns multiplied by factor_of(row) and by 1 +- noise."""
+    d = copy.deepcopy(doc)
+    for r in d["results"]:
+        if r["status"] == "ok":
+            f = factor_of(r) * (1 + rng.uniform(-noise, noise))
+            for k in ("median_ns", "min_ns", "max_ns"):
+                r[k] *= f
+            r["samples_ns"] = [x * f for x in r["samples_ns"]]
+    return d
+
+
+class OneLineError:
+    def assertOneLineError(self, p, code=2, text=None):
+        self.assertEqual(p.returncode, code, p.stdout + p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        lines = [x for x in p.stderr.splitlines() if x.strip()]
+        self.assertEqual(len(lines), 1, p.stderr)
+        if text:
+            self.assertIn(text, lines[0])
+
+
+class AnalysisTests(unittest.TestCase, OneLineError):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.doc = measured()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write_pairs(self, n, head_factor=lambda r: 1.0, noise=0.01, seed=1, edit_head=None):
+        rng = random.Random(seed)
+        for i in range(1, n + 1):
+            base = scaled(self.doc, lambda r: 1.0, rng, noise)
+            head = scaled(self.doc, head_factor, rng, noise)
+            if edit_head:
+                edit_head(head)
+            for side, d in (("base", base), ("head", head)):
+                with open(os.path.join(self.tmp, f"pair-{i:02d}-{side}.json"), "w") as f:
+                    json.dump(d, f)
+
+    def analyse(self, *args):
+        return run([sys.executable, ANALYSE, *args, "--json=" + os.path.join(self.tmp, "c.json"), self.tmp])
+
+    def verdicts(self):
+        with open(os.path.join(self.tmp, "c.json")) as f:
+            return {r["name"]: r for r in json.load(f)["rows"]}
+
+    def test_same_binary_no_change_on_every_row(self):
+        self.write_pairs(12)
+        p = self.analyse()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = self.verdicts()
+        self.assertGreaterEqual(len(rows), 20)
+        self.assertEqual({r["verdict"] for r in rows.values()}, {"no change"})
+        self.assertIn("| benchmark | BASE | HEAD | change % | 95% interval | verdict |", p.stdout)
+        self.assertIn("method:", p.stdout)
+        self.assertIn(self.doc["machine"]["cpu"], p.stdout)
+
+    def test_slowdown_of_one_impl_only(self):
+        self.write_pairs(12, head_factor=lambda r: 1.10 if r["impl"] == "basic" else 1.0)
+        p = self.analyse()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for name, r in self.verdicts().items():
+            want = "slower" if r["impl"] == "basic" else "no change"
+            self.assertEqual(r["verdict"], want, name)
+            if want == "slower":
+                self.assertGreater(r["low_pct"], 0)
+                self.assertAlmostEqual(r["change_pct"], 10, delta=2)
+
+    def test_speedup(self):
+        self.write_pairs(12, head_factor=lambda r: 0.9 if r["name"].startswith("SHA256_64B/") else 1.0)
+        self.analyse()
+        for name, r in self.verdicts().items():
+            self.assertEqual(r["verdict"], "faster" if name.startswith("SHA256_64B/") else "no change", name)
+
+    def test_below_threshold_is_no_change(self):
+        # A consistent 0.5% slowdown with almost no noise: the interval excludes 0, the change is under 1%.
+        self.write_pairs(12, head_factor=lambda r: 1.005, noise=0.0005)
+        self.analyse()
+        rows = self.verdicts().values()
+        self.assertTrue(all(r["low_pct"] > 0 for r in rows))
+        self.assertEqual({r["verdict"] for r in rows}, {"no change"})
+        self.analyse("--threshold=0.2")
+        self.assertEqual({r["verdict"] for r in self.verdicts().values()}, {"slower"})
+
+    def test_fail_above(self):
+        self.write_pairs(12, head_factor=lambda r: 1.10 if r["impl"] == "basic" else 1.0)
+        p = self.analyse("--fail-above=5")
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("FAIL (--fail-above=5)", p.stdout)
+        self.assertIn("SHA256_1M/basic", p.stdout.split("FAIL")[1])
+        p = self.analyse("--fail-above=20")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("OK (--fail-above=20)", p.stdout)
+
+    def test_deterministic(self):
+        self.write_pairs(12, head_factor=lambda r: 1.03)
+        a, b = self.analyse(), self.analyse()
+        self.assertEqual(a.stdout, b.stdout)
+
+    def test_rows_not_run_are_listed(self):
+        def drop(head):
+            for r in head["results"]:
+                if r["name"] == "SHA256_1K/avx":
+                    r.update(status="not run", reason="avx hidden")
+                    for k in list(r):
+                        if k.endswith("_ns") or k in ("mb_per_s", "speed_pct", "cycles_per_byte"):
+                            del r[k]
+            head["results"] = [r for r in head["results"] if r["name"] != "SHA256_64B/shani"]
+        self.write_pairs(12, edit_head=drop)
+        p = self.analyse()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("- SHA256_1K/avx (SHA256, 1024-byte messages): not run on HEAD: avx hidden", p.stdout)
+        self.assertIn("- SHA256_64B/shani (SHA256, 64-byte messages): absent from HEAD", p.stdout)
+        self.assertIn("2 not compared", p.stdout)
+        self.assertNotIn("SHA256_1K/avx", self.verdicts())
+
+    def test_sanity_check_refused(self):
+        self.write_pairs(12)
+        shutil.copy(os.path.join(DATA, "run-sanity.json"), os.path.join(self.tmp, "pair-03-head.json"))
+        self.assertOneLineError(self.analyse(), text="sanity-check")
+
+    def test_too_few_pairs(self):
+        self.write_pairs(5)
+        self.assertOneLineError(self.analyse(), text="at least 6")
+        # 28 rows at once need 11 pairs for family-wise 95% intervals.
+        shutil.rmtree(self.tmp)
+        os.mkdir(self.tmp)
+        self.write_pairs(8)
+        self.assertOneLineError(self.analyse(), text="need at least 11 pairs")
+
+    def test_missing_side_and_bad_shapes(self):
+        self.write_pairs(12)
+        os.remove(os.path.join(self.tmp, "pair-07-base.json"))
+        self.assertOneLineError(self.analyse(), text="pair 07 has no base run")
+        self.write_pairs(12)
+        bad = copy.deepcopy(self.doc)
+        bad["results"][3]["median_ns"] = None
+        with open(os.path.join(self.tmp, "pair-02-head.json"), "w") as f:
+            json.dump(bad, f)
+        self.assertOneLineError(self.analyse(), text="median_ns is null")
+        with open(os.path.join(self.tmp, "pair-02-head.json"), "w") as f:
+            f.write("[1, 2]")
+        self.assertOneLineError(self.analyse(), text="top level is a list")
+        with open(os.path.join(self.tmp, "pair-02-head.json"), "w") as f:
+            f.write("{")
+        self.assertOneLineError(self.analyse(), text="not valid JSON")
+
+    def test_bad_options(self):
+        self.write_pairs(12)
+        for opt in ("--fail-above=nan", "--fail-above=-1", "--threshold=abc", "--bogus"):
+            self.assertOneLineError(self.analyse(opt))
+        self.assertOneLineError(run([sys.executable, ANALYSE, os.path.join(self.tmp, "nope")]), text="not a directory")
+
+    def test_signed_rank_critical_values(self):
+        sys.path.insert(0, CONTRIB)
+        import bench_compare
+        # Published two-sided 5% critical values of the signed-rank statistic are C - 1.
+        for n, c in ((6, 1), (7, 3), (8, 4), (10, 9), (15, 26), (20, 53), (30, 138), (50, 435)):
+            self.assertEqual(bench_compare.signed_rank_critical(n, 0.05), c, n)
+        self.assertEqual(bench_compare.signed_rank_critical(5, 0.05), 0)
+        self.assertEqual(bench_compare.min_pairs(0.05 / 28), 11)
+
+
+class ScriptTests(unittest.TestCase, OneLineError):
+    """bench-compare.sh's own checks, all before any build."""
+
+    def sh(self, *args, **kw):
+        return run([BENCH_COMPARE, "--cache=" + self.tmp, *args], **kw)
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_usage_errors(self):
+        for args, text in ((["HEAD"], "usage"), (["HEAD", "HEAD", "-output-json=x.json"], "writes each run's JSON"),
+                           (["HEAD", "HEAD", "-sanity-check"], "measured timings"),
+                           (["--pairs=3", "HEAD", "HEAD"], "--pairs=3"), (["--budget=x", "HEAD", "HEAD"], "--budget=x"),
+                           (["--fail-above=nan", "HEAD", "HEAD"], "--fail-above=nan"),
+                           (["--frobnicate", "HEAD", "HEAD"], "unknown option"),
+                           (["HEAD", "HEAD", "extra"], "unexpected argument"),
+                           (["HEAD", "HEAD", "-filter=a b"], "spaces")):
+            self.assertOneLineError(self.sh(*args), text=text)
+
+    def test_unknown_revision_is_named(self):
+        self.assertOneLineError(self.sh("no-such-revision-xyz", "HEAD"), text="'no-such-revision-xyz' is not a commit")
+
+    def test_build_failure_names_the_revision_and_log(self):
+        repo = os.path.join(self.tmp, "repo")
+        os.mkdir(repo)
+        # autogen.sh makes a configure whose Makefile cannot build the bench.
+        with open(os.path.join(repo, "autogen.sh"), "w") as f:
+            f.write("#!/bin/sh\nprintf '#!/bin/sh\\nmkdir -p src && printf \"bench/bench_bitcoin:\\\\n\\\\t"
+                    "@echo compiler error here; exit 1\\\\n\" > src/Makefile\\n' > configure\nchmod +x configure\n")
+        os.chmod(os.path.join(repo, "autogen.sh"), 0o755)
+        git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@localhost", "-c", "commit.gpgsign=false"]
+        for cmd in (["init", "-q"], ["add", "autogen.sh"], ["commit", "-q", "-m", "broken"]):
+            self.assertEqual(run(git + cmd).returncode, 0)
+        p = self.sh("--repo=" + repo, "--jobs=1", "HEAD", "WORKTREE")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        last = p.stderr.strip().splitlines()[-1]
+        self.assertIn("BASE HEAD (", last)
+        self.assertIn("failed to build; log: ", last)
+        log = last.split("log: ")[1]
+        with open(log) as f:
+            self.assertIn("compiler error here", f.read())
+        # Not marked as built: a second attempt builds again (and fails again), never a stale success.
+        p = self.sh("--repo=" + repo, "--jobs=1", "HEAD", "WORKTREE")
+        self.assertIn("failed to build", p.stderr)
+
+
+class MergeTests(unittest.TestCase, OneLineError):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.a = os.path.join(DATA, "run-measured.json")
+        other = measured()
+        other["machine"].update(cpu="Other CPU", family=25, model=97, stepping=2)
+        other["commit"] = "abc1234"
+        for r in other["results"]:  # avx clearly ahead of sse4 here, the reverse of the measured run
+            if r["impl"] == "avx" and r["status"] == "ok":
+                r["speed_pct"] = 150.0
+        self.b = os.path.join(self.tmp, "other.json")
+        with open(self.b, "w") as f:
+            json.dump(other, f)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def merge(self, *paths):
+        return run([sys.executable, MERGE, *paths])
+
+    def test_tables_columns_rankings_disagreements(self):
+        p = self.merge(self.a, self.b)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        doc = measured()
+        for table in {r["table"] for r in doc["results"]}:
+            self.assertIn(f"\n## {table}\n", p.stdout)
+        self.assertIn("| implementation | M1 speed% | M1 cycles/byte | M2 speed% | M2 cycles/byte |", p.stdout)
+        self.assertIn("| M2 | Other CPU |", p.stdout)
+        self.assertIn("- M1: ", p.stdout)
+        self.assertIn("Where the machines disagree about the order:", p.stdout)
+        self.assertRegex(p.stdout, r"- [a-z0-9_]+ vs avx: .* avx ahead on M2")
+        row = next(r for r in doc["results"] if r["name"] == "SHA256_1M/shani")
+        self.assertIn(f"| shani | {row['speed_pct']:.1f} | {row['cycles_per_byte']:.2f} |", p.stdout)
+
+    def test_same_order_agrees(self):
+        c = os.path.join(self.tmp, "copy.json")
+        shutil.copy(self.a, c)
+        p = self.merge(self.a, c)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("The machines agree about the order.", p.stdout)
+        self.assertNotIn("disagree", p.stdout)
+
+    def test_deterministic(self):
+        self.assertEqual(self.merge(self.a, self.b).stdout, self.merge(self.a, self.b).stdout)
+
+    def test_bad_input(self):
+        def write(name, content):
+            path = os.path.join(self.tmp, name)
+            with open(path, "w") as f:
+                f.write(content if isinstance(content, str) else json.dumps(content))
+            return path
+        doc = measured()
+        null_speed = copy.deepcopy(doc)
+        null_speed["results"][0]["speed_pct"] = None
+        str_cpb = copy.deepcopy(doc)
+        str_cpb["results"][2]["cycles_per_byte"] = "2.0"
+        no_results = copy.deepcopy(doc)
+        del no_results["results"]
+        cases = [
+            ([os.path.join(self.tmp, "missing.json")], "cannot read"),
+            ([write("list.json", [1])], "top level is a list"),
+            ([write("trunc.json", "{\"schema\": ")], "not valid JSON"),
+            ([write("null.json", null_speed)], "speed_pct is null"),
+            ([write("str.json", str_cpb)], "cycles_per_byte is a string"),
+            ([write("nores.json", no_results)], "missing key 'results'"),
+            ([os.path.join(DATA, "run-sanity.json")], "sanity-check"),
+            ([], "no file given"),
+            ([self.a, self.a], "twice"),
+            (["--bogus", self.a], "unknown option"),
+        ]
+        for args, text in cases:
+            self.assertOneLineError(self.merge(*args), text=text)
+
+    def test_converted_markdown(self):
+        p = run([sys.executable, FROM_MD, ZEN3_MD])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        doc = json.loads(p.stdout)
+        self.assertEqual(doc["converted_from"], "markdown")
+        self.assertEqual(doc["machine"]["family"], 25)
+        self.assertNotIn("stepping", doc["machine"])
+        rows = {(r["table"], r["impl"]): r for r in doc["results"]}
+        r = rows[("SHA256, 1000000-byte messages", "basic")]
+        self.assertEqual((r["avg_ns"], r["cycles_per_byte"], r["speed_pct"]), (2998000.0, 9.45, 100.0))
+        self.assertNotIn("median_ns", r)
+        self.assertNotIn("samples_ns", r)
+        self.assertEqual(rows[("SHA256D (double SHA-256) of 32 bytes", "openssl")]["speed_pct"], 60.1)
+        self.assertEqual(len(doc["results"]), 28)  # the forced-OpenSSL table is not a timing table
+        conv = os.path.join(self.tmp, "zen3.json")
+        with open(conv, "w") as f:
+            f.write(p.stdout)
+        m = self.merge(self.a, conv)
+        self.assertEqual(m.returncode, 0, m.stderr)
+        self.assertIn("converted from markdown", m.stdout)
+        bad = os.path.join(self.tmp, "bad.md")
+        with open(bad, "w") as f:
+            f.write("# nothing here\n")
+        self.assertOneLineError(run([sys.executable, FROM_MD, bad]), text="no table")
+
+
+# A stand-in bench_bitcoin for bench-report.sh: serves the measured fixture's rows that match
+# -filter, rejects unknown options like the real one, and logs each call.
+FAKE_BENCH = r"""#!/usr/bin/env python3
+import json, os, re, sys
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write(" ".join(sys.argv[1:]) + "\n")
+doc = json.load(open(os.environ["FAKE_DATA"]))
+flt, out = ".*", None
+for a in sys.argv[1:]:
+    if a.startswith("-filter="): flt = a[8:]
+    elif a.startswith("-output-json="): out = a[13:]
+    elif a.startswith("-rounds=") or a.startswith("-min-time="): pass
+    else: sys.exit(print("Error: unknown option " + a, file=sys.stderr) or 1)
+doc["results"] = [r for r in doc["results"] if re.search(flt, r["name"])]
+if not doc["results"]: sys.exit(print("Error: -filter matches no benchmark", file=sys.stderr) or 1)
+print("CPU: " + doc["machine"]["cpu"] + "\nOpenSSL reference: test, path sha-ni (test)")
+for t in dict.fromkeys(r["table"] for r in doc["results"]):
+    print("\n### " + t + "\n\n| Impl | speed% |\n|---|---:|")
+    for r in doc["results"]:
+        if r["table"] == t: print("| %s | %.1f |" % (r["impl"], r.get("speed_pct", 0)))
+if out: json.dump(doc, open(out, "w"))
+"""
+
+
+class ReportTests(unittest.TestCase, OneLineError):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.build = os.path.join(self.tmp, "build")
+        os.makedirs(os.path.join(self.build, "src", "bench"))
+        fake = os.path.join(self.build, "src", "bench", "bench_bitcoin")
+        with open(fake, "w") as f:
+            f.write(FAKE_BENCH)
+        os.chmod(fake, 0o755)
+        self.log = os.path.join(self.tmp, "calls.log")
+        self.data = os.path.join(DATA, "run-measured.json")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def report(self, *args, data=None):
+        env = dict(os.environ, FAKE_LOG=self.log, FAKE_DATA=data or self.data)
+        return run([os.path.join(CONTRIB, "bench-report.sh"), self.build, *args], cwd=self.tmp, env=env)
+
+    def calls(self):
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            return f.read().splitlines()
+
+    def test_writes_report_md_and_png(self):
+        out = os.path.join(self.tmp, "out")
+        p = self.report("--out=" + out, "-filter=SHA256_(1K|64B)/")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "report.md")) as f:
+            md = f.read()
+        self.assertEqual(md, p.stdout)
+        self.assertIn("![speed% per implementation, error bars from the rounds](report.png)", md)
+        self.assertIn("- commit: `49cc190`", md)
+        with open(os.path.join(out, "report.png"), "rb") as f:
+            png = f.read()
+        self.assertTrue(png.startswith(b"\x89PNG\r\n\x1a\n"))
+        self.assertGreater(len(png), 20000)
+        self.assertEqual([x for x in os.listdir(out) if x.startswith(".")], [])  # no temporary file left
+        # Titles follow the filter: the tables that ran, nothing about 1 MB.
+        self.assertIn("### SHA256, 1024-byte messages", md)
+        self.assertNotIn("1000000-byte", md)
+
+    def test_chart_panels_follow_the_json(self):
+        sys.path.insert(0, CONTRIB)
+        import bench_report_plot
+        from sha256bench_results import load
+        doc = load(self.data)
+        groups = bench_report_plot.panels(doc, self.data)
+        self.assertEqual([t for t, _ in groups], list(dict.fromkeys(r["table"] for r in doc["results"])))
+        for _, bars in groups:
+            for impl, speed, lo, hi in bars:
+                self.assertLessEqual(lo, speed)
+                self.assertGreaterEqual(hi, speed)
+            base = [b for b in bars if b[1] == 100.0]
+            self.assertTrue(base, "each table has its 100% row")
+
+    def test_options_the_script_controls_are_refused_before_running(self):
+        for opt, text in (("-output-json=u.json", "writes the results itself"), ("-output-csv=u.csv", "writes the results itself"),
+                          ("-sanity-check", "measured timings"), ("-list", "not a measuring option"),
+                          ("--bogus", "unknown option"), ("stray", "unexpected argument")):
+            self.assertOneLineError(self.report(opt), text=text)
+        self.assertEqual(self.calls(), [])
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "u.json")))
+
+    def test_bench_errors_are_one_line(self):
+        for opt in ("-bogus", "-frob=1"):
+            self.assertOneLineError(self.report(opt), text="bench_bitcoin failed: Error: unknown option")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "report.md")))
+
+    def test_unwritable_out_is_refused_before_running(self):
+        blocker = os.path.join(self.tmp, "file")
+        open(blocker, "w").close()
+        self.assertOneLineError(self.report("--out=" + os.path.join(blocker, "sub")))
+        self.assertEqual(self.calls(), [])
+
+    def test_missing_samples_is_an_error_not_a_bare_chart(self):
+        doc = measured()
+        del doc["results"][1]["samples_ns"]
+        bad = os.path.join(self.tmp, "nosamples.json")
+        with open(bad, "w") as f:
+            json.dump(doc, f)
+        self.assertOneLineError(self.report(data=bad), text="samples_ns is missing")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "report.png")))
+
+
+if __name__ == "__main__":
+    result = unittest.main(exit=False, verbosity=1).result
+    failed = len(result.failures) + len(result.errors)
+    print(f"compare tests: {result.testsRun - failed} passed, {failed} failed")
+    sys.exit(1 if failed or not result.wasSuccessful() else 0)
