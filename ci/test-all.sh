@@ -191,6 +191,8 @@ record_step "autogen.sh" $rc "see build-test/logs/autogen.log"
 echo "== contrib tools"
 run "tools tests" "$logdir/tools.log" python3 contrib/test/test_tools.py; rc=$?
 record_counts "contrib tools (contrib/test/test_tools.py)" "$logdir/tools.log" "tools tests" $rc
+run "compare tests" "$logdir/compare-tests.log" python3 contrib/test/test_compare.py; rc=$?
+record_counts "contrib tools (contrib/test/test_compare.py)" "$logdir/compare-tests.log" "compare tests" $rc
 
 echo "== yasm build (CPPFLAGS=-DBENCH_RORX)"
 configure_build yasm --with-asm=yasm CPPFLAGS="-DBENCH_RORX"; rc=$?
@@ -319,6 +321,11 @@ if [ $rc -eq 0 ]; then
     -print_final_stats=1 "$bt/fuzz/corpus"; rc=$?
   grep -E "stat::number_of_executed_units|Done|ERROR" "$logdir/fuzz.log" | head -3 | sed 's/^/    /'
   record_step "fuzz: ${FUZZ_SECONDS}s run, every transform vs basic" $rc "see build-test/logs/fuzz.log"
+  mkdir -p "$bt/fuzz/corpus-d64"
+  run "fuzz d64" "$logdir/fuzz-d64.log" "$bt/fuzz/src/test/fuzz/fuzz_sha256d64" -max_total_time="$((FUZZ_SECONDS / 2))" \
+    -max_len=4096 -seed=1 -print_final_stats=1 "$bt/fuzz/corpus-d64"; rc=$?
+  grep -E "stat::number_of_executed_units|Done|ERROR" "$logdir/fuzz-d64.log" | head -3 | sed 's/^/    /'
+  record_step "fuzz: $((FUZZ_SECONDS / 2))s run, SHA256D64/fixed paths/Merkle vs CSHA256" $rc "see build-test/logs/fuzz-d64.log"
 fi
 
 if [ -f "$bt/yasm/Makefile" ]; then

@@ -5,6 +5,8 @@
 // over all levels, the copy of the leaves included): in both, cycles/byte x 64
 // = core cycles per 64-byte input.
 #include <bench/bench.h>
+#include <bench/machine.h>
+#include <compat/cpuid.h>
 
 #include <consensus/merkle.h>
 #include <crypto/sha256.h>
@@ -41,18 +43,16 @@ size_t MerkleInputs(size_t leaves)
     return n;
 }
 
-std::string NotRun(const sha256::D64Implementation& impl)
+// Why a row is not run (the registry's reason), or "" when it runs.
+template <typename Impl>
+std::string NotRun(const Impl& impl)
 {
-    if (!impl.built) return impl.why_not;
-    if (!impl.supported) return "not supported: " + impl.why_not;
-    return "";
+    return impl.supported ? "" : impl.why_not;
 }
 
-BENCHMARK(BitcoinHashes)
+void Rows(std::vector<benchmark::Bench>& out)
 {
     const std::string selected = sha256::AutoDetectD64();
-    benchmark::HeaderLines().push_back("Selected SHA256D64 (AutoDetectD64): " + selected +
-                                       "; fixed-size double SHA-256: " + sha256::CurrentFixedImplementation());
     const auto impls = sha256::D64Implementations();
 
     // Expected digests, with basic.
@@ -77,6 +77,7 @@ BENCHMARK(BitcoinHashes)
         b.table = "SHA256D64, 1024 inputs of 64 bytes";
         b.name = "SHA256D64_1024/" + impl.name;
         b.impl = impl.name;
+        b.family = "d64";
         b.bytes_per_op = 64 * D64_INPUTS; // an op is one call
         b.baseline = impl.name == "basic";
         b.not_run = NotRun(impl);
@@ -107,6 +108,7 @@ BENCHMARK(BitcoinHashes)
         b.table = "MerkleRoot, 9001 leaves";
         b.name = "MerkleRoot_9001/" + (label == name ? name : std::string("autodetect"));
         b.impl = label;
+        b.family = "d64";
         b.bytes_per_op = 64 * inputs; // an op is one root
         b.baseline = label == "basic";
         for (const auto& impl : impls) {
@@ -163,6 +165,7 @@ BENCHMARK(BitcoinHashes)
                 b.table = f.table;
                 b.name = std::string("SHA256_") + f.tag + "/" + t;
                 b.impl = t;
+                b.family = "transform";
                 b.bytes_per_op = f.len;
                 b.baseline = t == "basic";
                 auto last = std::make_shared<std::string>(32, '\0');
@@ -184,12 +187,9 @@ BENCHMARK(BitcoinHashes)
             b.table = f.table;
             b.name = std::string("SHA256_") + f.tag + "/fixed_" + impl.name;
             b.impl = "fixed_" + impl.name;
+            b.family = "fixed";
             b.bytes_per_op = f.len;
-            if (!impl.built) {
-                b.not_run = impl.why_not;
-            } else if (!impl.supported) {
-                b.not_run = "not supported: " + impl.why_not;
-            }
+            b.not_run = NotRun(impl);
             const sha256::DoubleFn fn = f.len == 32 ? impl.double32 : f.len == 64 ? impl.double64 : impl.double80;
             auto last = std::make_shared<std::string>(32, '\0');
             b.run = [in, last, fn](uint64_t ops) {
@@ -203,5 +203,45 @@ BENCHMARK(BitcoinHashes)
     }
     sha256::SetD64Implementation(selected);
 }
+
+void Notes(std::vector<benchmark::Note>& out)
+{
+    out.push_back({"Selected SHA256D64", sha256::AutoDetectD64() + "; fixed-size double SHA-256: " +
+                                             sha256::CurrentFixedImplementation(), ""});
+}
+
+std::string TechniqueOf(const sha256::D64Implementation& impl) { return impl.technique; }
+std::string TechniqueOf(const sha256::FixedImplementation& impl)
+{
+    return "double SHA-256 of one 32-, 64- or 80-byte input, padding schedules precomputed (" + impl.name + ")";
+}
+
+// The D64 and fixed-size registries as -list-impls and the JSON show them.
+template <typename Impl>
+void AddFamily(std::vector<benchmark::ImplRow>& out, const char* family, const std::vector<Impl>& impls,
+               const std::string& selected)
+{
+    for (const auto& impl : impls) {
+        benchmark::ImplRow row;
+        row.family = family;
+        row.name = impl.name;
+        row.needs = benchmark::SplitFeatures(cpu::FeatureNames(impl.needs_mask));
+        row.built = impl.built;
+        row.supported = impl.supported;
+        row.selected = impl.name == selected;
+        row.why_not = impl.why_not;
+        row.technique = TechniqueOf(impl);
+        out.push_back(row);
+    }
+}
+
+void Impls(std::vector<benchmark::ImplRow>& out)
+{
+    const std::string d64 = sha256::AutoDetectD64();
+    AddFamily(out, "d64", sha256::D64Implementations(), d64);
+    AddFamily(out, "fixed", sha256::FixedImplementations(), sha256::CurrentFixedImplementation());
+}
+
+const benchmark::Registrar registrar({"SHA256D64", Rows, Notes, Impls});
 
 } // namespace

@@ -177,6 +177,8 @@ int detail::FirstPassing(const std::vector<Candidate>& candidates)
 
 std::string AutoDetect()
 {
+    // The SHA256D64 and fixed-size double SHA-256 paths are chosen with the transform.
+    AutoDetectD64();
     std::vector<detail::Candidate> candidates;
     for (const auto& e : REGISTRY) {
         if (Runnable(e)) candidates.push_back({e.name, e.fn});

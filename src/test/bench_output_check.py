@@ -189,16 +189,20 @@ def order_fixtures(json_path, good_path, bad_path, info_path):
     BAD: the same with the baseline made 10x faster than everything."""
     d = load_json(json_path)
     d["mode"] = "measured"
-    order = [i["name"] for i in d["implementations"] if i["family"] == "transform"]
+    orders = {}
+    for i in d["implementations"]:
+        orders.setdefault(i["family"], []).append(i["name"])
     for r in d["results"]:
-        if r["status"] == "ok" and r["impl"] in order:
-            r["median_ns"] = 100.0 * (order.index(r["impl"]) + 1)
+        fam = orders.get(r["family"], [])
+        if r["status"] == "ok" and r["impl"] in fam:
+            r["median_ns"] = 100.0 * (fam.index(r["impl"]) + 1)
+    order = orders.get("transform", [])
     with open(good_path, "w", encoding="utf-8") as f:
         json.dump(d, f)
     base = ""
     others = set()
     for r in d["results"]:
-        if r["status"] != "ok" or r["impl"] not in order:
+        if r["status"] != "ok" or r["family"] != "transform" or r["impl"] not in order:
             continue
         if r["baseline"]:
             r["median_ns"] = 1.0

@@ -7,7 +7,7 @@
 // roots were recomputed from the txids the same way.
 #include <consensus/merkle.h>
 #include <crypto/sha256.h>
-#include <test/util.h>
+#include <test/util/common.h>
 #include <uint256.h>
 
 #include <boost/test/unit_test.hpp>
