@@ -33,7 +33,7 @@ BOOST_AUTO_TEST_CASE(lists_every_transform)
         BOOST_TEST_MESSAGE("  " << impl.name << ": requires " << impl.needs << ", "
                                 << (impl.supported ? "supported" : impl.why_not));
     }
-    BOOST_CHECK(names == (std::set<std::string>{"basic", "sse4", "avx", "rorx", "rorx_x8ms", "shani"}));
+    BOOST_CHECK(names == (std::set<std::string>{"basic", "sse4", "avx", "rorx", "rorx_x8ms", "shani", "arm_shani"}));
     BOOST_CHECK_EQUAL(impls.back().name, "basic");
     BOOST_CHECK(impls.back().supported);
 #ifdef DISABLE_OPTIMIZED_SHA256

@@ -27,15 +27,15 @@ pass=0
 fail=0
 # model | transform AutoDetect must pick | transforms that must be reported unsupported
 for line in \
-  "Nehalem|sse4|avx rorx rorx_x8ms shani" \
-  "SandyBridge|avx|rorx rorx_x8ms shani" \
-  "Haswell,-bmi2|avx|rorx rorx_x8ms shani" \
-  "max|rorx_x8ms|shani"; do
+  "Nehalem|sse4|avx rorx rorx_x8ms shani arm_shani" \
+  "SandyBridge|avx|rorx rorx_x8ms shani arm_shani" \
+  "Haswell,-bmi2|avx|rorx rorx_x8ms shani arm_shani" \
+  "max|rorx_x8ms|shani arm_shani"; do
   model=${line%%|*}
   rest=${line#*|}
   pick=${rest%%|*}
   unsupported=${rest#*|}
-  if [ "$asm" = no ]; then pick=basic; unsupported="sse4 avx rorx rorx_x8ms shani"; fi
+  if [ "$asm" = no ]; then pick=basic; unsupported="sse4 avx rorx rorx_x8ms shani arm_shani"; fi
   log="qemu-$(printf '%s' "$model" | tr ',' '_').log"
   echo "== qemu-x86_64 -cpu $model: expect AutoDetect()=$pick, unsupported: $unsupported"
   SHA256_EXPECT_AUTODETECT="$pick" SHA256_EXPECT_UNSUPPORTED="$unsupported" SHA256_CHECK_CASES="${SHA256_CHECK_CASES:-2000}" \
