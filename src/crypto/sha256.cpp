@@ -24,6 +24,13 @@ void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t bloc
 #define SHA256_ASM(fn) nullptr
 #endif
 
+#if defined(ENABLE_SHA256_ARM) && !defined(DISABLE_OPTIMIZED_SHA256)
+#include <crypto/sha256_arm.h>
+#define SHA256_ARM(fn) fn
+#else
+#define SHA256_ARM(fn) nullptr
+#endif
+
 namespace sha256 {
 
 const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
@@ -62,6 +69,8 @@ const Entry REGISTRY[] = {
     // bench and scripts follow the registry with no other file touched.
     {"basic_alias", 0, TransformBasic, "portable C++ under a second name (SHA256_TEST_EXTRA_ROW)", 1},
 #endif
+    {"arm_shani", cpu::SHA2 | cpu::ASIMD, SHA256_ARM(sha256_arm_shani_transform),
+     "ARMv8 SHA-256 instructions (sha256h/h2/su0/su1), four rounds per instruction pair, one block at a time", 1},
     {"basic", 0, TransformBasic, "portable C++, schedule computed on the fly", 1},
 };
 
@@ -75,14 +84,25 @@ const Entry* Find(const std::string& name)
 
 bool Runnable(const Entry& e) { return e.fn && (cpu::Features() & e.needs) == e.needs; }
 
-std::string NotBuiltReason()
+std::string NotBuiltReason(const Entry& e)
 {
 #if defined(DISABLE_OPTIMIZED_SHA256)
+    (void)e;
     return "not built (DISABLE_OPTIMIZED_SHA256)";
-#elif !defined(__x86_64__)
+#else
+    // Rows that need an aarch64 feature are the aarch64 files; the rest are x86-64 assembly.
+    if (e.needs & (cpu::ASIMD | cpu::SHA2)) {
+#if defined(__aarch64__)
+        return "not built (the build did not define ENABLE_SHA256_ARM)";
+#else
+        return "not built (needs an aarch64 host)";
+#endif
+    }
+#if !defined(__x86_64__)
     return "not built (needs an x86-64 host)";
 #else
     return "not built (no assembler: configure found no yasm/nasm or --with-asm=no)";
+#endif
 #endif
 }
 
@@ -106,7 +126,7 @@ std::vector<Implementation> Implementations()
         impl.fn = e.fn;
         impl.max_path_blocks = e.max_path_blocks;
         if (!impl.built) {
-            impl.why_not = NotBuiltReason();
+            impl.why_not = NotBuiltReason(e);
         } else if (!impl.supported) {
             impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
         }

@@ -15,6 +15,12 @@
 #else
 #define SHA256_D64_FN(fn) nullptr
 #endif
+#if defined(ENABLE_SHA256_ARM) && !defined(DISABLE_OPTIMIZED_SHA256)
+#include <crypto/sha256_arm.h>
+#define SHA256_D64_ARM(fn) fn
+#else
+#define SHA256_D64_ARM(fn) nullptr
+#endif
 
 namespace sha256 {
 namespace {
@@ -43,6 +49,10 @@ const D64Entry D64_REGISTRY[] = {
     {"avx2_8way", 8, cpu::AVX2, SHA256_D64_FN(d64::Avx2x8), "AVX2 8 lanes, padding schedules precomputed"},
     {"sse41_4way", 4, cpu::SSE41 | cpu::SSSE3, SHA256_D64_FN(d64::Sse41x4),
      "SSE4.1 4 lanes, padding schedules precomputed"},
+    {"arm_shani_2way", 2, cpu::SHA2 | cpu::ASIMD, SHA256_D64_ARM(sha256d64_arm_shani_2way),
+     "ARMv8 SHA-256 instructions, two inputs as two interleaved streams; padding block's W+K precomputed"},
+    {"neon_4way", 4, cpu::ASIMD, SHA256_D64_ARM(sha256d64_neon_4way),
+     "Advanced SIMD, one input per 32-bit lane; for aarch64 CPUs without SHA2 (Cortex-A72, Raspberry Pi 4)"},
     {"portable_16way", 16, 0, d64::Portable16,
      "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)"},
     {"basic", 1, 0, d64::Basic1, "portable C++, one input, padding schedules precomputed"},
@@ -53,12 +63,14 @@ static_assert(D64_ROWS < 16, "a plan packs row numbers into nibbles");
 bool Runnable(uint32_t needs, bool built) { return built && (cpu::Features() & needs) == needs; }
 bool Runnable(const D64Entry& e) { return Runnable(e.needs, e.fn != nullptr); }
 
-std::string NotBuiltReason()
+// A row needing an aarch64 feature is built only on aarch64 hosts; the others only on x86-64.
+std::string NotBuiltReason(uint32_t needs)
 {
 #if defined(DISABLE_OPTIMIZED_SHA256)
+    (void)needs;
     return "not built (DISABLE_OPTIMIZED_SHA256)";
 #else
-    return "not built (needs an x86-64 host)";
+    return needs & (cpu::ASIMD | cpu::SHA2) ? "not built (needs an aarch64 host)" : "not built (needs an x86-64 host)";
 #endif
 }
 
@@ -123,7 +135,7 @@ std::vector<D64Implementation> D64Implementations()
         impl.supported = Runnable(e);
         impl.fn = e.fn;
         if (!impl.built) {
-            impl.why_not = NotBuiltReason();
+            impl.why_not = NotBuiltReason(e.needs);
         } else if (!impl.supported) {
             impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
         }
@@ -185,7 +197,7 @@ std::vector<FixedImplementation> FixedImplementations()
         impl.double64 = e.d64;
         impl.double80 = e.d80;
         if (!impl.built) {
-            impl.why_not = NotBuiltReason();
+            impl.why_not = NotBuiltReason(e.needs);
         } else if (!impl.supported) {
             impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
         }
