@@ -110,7 +110,7 @@ std::atomic<const char*> g_current{"basic"};
 
 } // namespace
 
-std::atomic<TransformFn> Transform{TransformBasic};
+AtomicTransformFn Transform{TransformBasic};
 
 std::vector<Implementation> Implementations()
 {
@@ -227,7 +227,7 @@ CSHA256& CSHA256::Write(const unsigned char* data, size_t len)
     // Callers may pass an empty span as (nullptr, 0); memcpy must not see it.
     if (len == 0) return *this;
     // One load per call: a concurrent SetImplementation() affects later calls only.
-    const sha256::TransformFn transform = sha256::Transform.load(std::memory_order_relaxed);
+    const sha256::TransformFn transform = sha256::Transform.load();
     WriteWith(transform, data, len);
     return *this;
 }
@@ -259,7 +259,7 @@ void CSHA256::Finalize(unsigned char hash[OUTPUT_SIZE])
     static const unsigned char pad[64] = {0x80};
     unsigned char sizedesc[8];
     WriteBE64(sizedesc, bytes << 3);
-    const sha256::TransformFn transform = sha256::Transform.load(std::memory_order_relaxed);
+    const sha256::TransformFn transform = sha256::Transform.load();
     WriteWith(transform, pad, 1 + ((119 - (bytes % 64)) % 64));
     WriteWith(transform, sizedesc, 8);
     for (int i = 0; i < 8; ++i) WriteBE32(hash + 4 * i, s[i]);

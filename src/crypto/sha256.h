@@ -36,14 +36,44 @@ private:
 namespace sha256 {
 
 
+/** A TransformFn that may be switched while other threads call it. It reads
+ *  like the plain function pointer Bitcoin Core-style code expects
+ *  (`Transform(s, chunk, n)`, `Transform == fn`, `Transform = fn`); every use
+ *  is one atomic load or store. Loads are relaxed: the pointer publishes no
+ *  data (every transform is code that exists before main), and on x86-64 and
+ *  aarch64 a relaxed load is a plain load. */
+class AtomicTransformFn
+{
+public:
+    constexpr explicit AtomicTransformFn(TransformFn fn) noexcept : m_fn{fn} {}
+    AtomicTransformFn(const AtomicTransformFn&) = delete;
+    AtomicTransformFn& operator=(const AtomicTransformFn&) = delete;
+
+    void operator()(uint32_t* s, const unsigned char* chunk, size_t blocks) const
+    {
+        load()(s, chunk, blocks);
+    }
+    TransformFn load() const noexcept { return m_fn.load(std::memory_order_relaxed); }
+    void store(TransformFn fn) noexcept { m_fn.store(fn); }
+    AtomicTransformFn& operator=(TransformFn fn) noexcept
+    {
+        store(fn);
+        return *this;
+    }
+    friend bool operator==(const AtomicTransformFn& a, TransformFn fn) noexcept { return a.load() == fn; }
+    friend bool operator!=(const AtomicTransformFn& a, TransformFn fn) noexcept { return a.load() != fn; }
+
+private:
+    std::atomic<TransformFn> m_fn;
+};
+
 /** The transform CSHA256 uses. Set it with SetImplementation() or AutoDetect().
  *
  * Switching is safe while other threads hash: the pointer is atomic, and each
  * CSHA256::Write() / Finalize() call loads it once, so one call never mixes two
  * transforms (all of them compute the same function, so a hash whose calls see
- * different transforms is still correct). A plain atomic load costs nothing
- * extra on x86-64. */
-extern std::atomic<TransformFn> Transform;
+ * different transforms is still correct). */
+extern AtomicTransformFn Transform;
 
 /** One row of the transform registry, as the tests, the bench and `bench_bitcoin -list` see it. */
 struct Implementation {

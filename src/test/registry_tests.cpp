@@ -9,6 +9,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <sstream>
 
@@ -79,17 +80,26 @@ BOOST_AUTO_TEST_CASE(set_implementation_refuses_unknown_and_unsupported)
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     BOOST_CHECK(!sha256::SetImplementation(upper));
     BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), portable);
-    BOOST_CHECK(sha256::Transform.load() == &sha256::TransformBasic);
+    BOOST_CHECK(sha256::Transform == &sha256::TransformBasic);
     for (const auto& impl : sha256::Implementations()) {
         BOOST_REQUIRE(sha256::SetImplementation(portable));
         BOOST_CHECK_EQUAL(sha256::SetImplementation(impl.name), impl.supported);
         if (impl.supported) {
             BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), impl.name);
-            BOOST_CHECK(sha256::Transform.load() == impl.fn);
+            BOOST_CHECK(sha256::Transform == impl.fn);
+            // Called as the plain function pointer Core-style code expects.
+            unsigned char block[64] = {'a', 'b', 'c', 0x80};
+            block[63] = 24;
+            uint32_t got[8], want[8];
+            std::memcpy(got, sha256::IV, sizeof(got));
+            std::memcpy(want, sha256::IV, sizeof(want));
+            sha256::Transform(got, block, 1);
+            sha256::TransformBasic(want, block, 1);
+            BOOST_CHECK_MESSAGE(std::memcmp(got, want, sizeof(got)) == 0, impl.name << " through sha256::Transform");
         } else {
             // Never switched to a transform the CPU cannot run.
             BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), portable);
-            BOOST_CHECK(sha256::Transform.load() == &sha256::TransformBasic);
+            BOOST_CHECK(sha256::Transform == &sha256::TransformBasic);
         }
     }
 }
