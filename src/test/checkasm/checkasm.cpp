@@ -438,6 +438,7 @@ Result Call(sha256::TransformFn fn, uint32_t* s, const unsigned char* chunk, siz
 namespace checkasm {
 
 bool CanCheckUpperYmm() { return false; }
+bool CanCheckUpperZmm() { return false; }
 
 Result Call(sha256::TransformFn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool)
 {
