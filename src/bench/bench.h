@@ -59,6 +59,13 @@ struct Registrar {
     explicit Registrar(const Suite& suite);
 };
 
+//! How a row that is not run reads: "not run: <reason>", or the reason alone
+//! when it already says so ("not built (needs an aarch64 host)").
+inline std::string NotRunText(const std::string& reason)
+{
+    return reason.rfind("not ", 0) == 0 ? reason : "not run: " + reason;
+}
+
 //! Every registered benchmark, in registration order.
 std::vector<Bench> AllBenchmarks();
 //! Every suite's notes (may take a moment: some are measured).

@@ -130,7 +130,8 @@ int main(int argc, char** argv)
     }
     if (list) {
         for (const auto& b : benchmark::AllBenchmarks()) {
-            std::printf("%s%s%s\n", b.name.c_str(), b.not_run.empty() ? "" : "  # not run: ", b.not_run.c_str());
+            std::printf("%s%s%s\n", b.name.c_str(), b.not_run.empty() ? "" : "  # ",
+                        b.not_run.empty() ? "" : benchmark::NotRunText(b.not_run).c_str());
         }
         return std::fflush(stdout) == 0 ? 0 : 1;
     }

@@ -112,7 +112,7 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t)
     for (const Result& r : t.rows) {
         const char* impl = r.bench->impl.c_str();
         if (!r.measured()) {
-            std::fprintf(f, "| %s | - | - | - | - | %s: %s | - |\n", impl, r.status.c_str(), r.reason.c_str());
+            std::fprintf(f, "| %s | - | - | - | - | %s | - |\n", impl, NotRunText(r.reason).c_str());
             continue;
         }
         std::fprintf(f, "| %s | %s | \xc2\xb1%s%% | %s | %s | %s | %s |%s\n", impl, FormatNs(r.median_ns).c_str(),
