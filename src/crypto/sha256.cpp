@@ -33,9 +33,6 @@ void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t bloc
 
 namespace sha256 {
 
-const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-    0x5be0cd19};
-
 namespace {
 
 struct Entry {

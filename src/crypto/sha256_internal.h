@@ -4,6 +4,7 @@
 #define SHA256BENCH_CRYPTO_SHA256_INTERNAL_H
 
 #include <crypto/sha256.h>
+#include <crypto/sha256_constants.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +13,7 @@
 namespace sha256 {
 
 //! Initial hash value (FIPS 180-4, 5.3.3).
-extern const uint32_t IV[8];
+using constants::IV;
 
 namespace detail {
 struct Candidate {

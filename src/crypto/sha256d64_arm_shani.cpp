@@ -10,49 +10,16 @@
 // gaps. Two, not three or four, is a choice made without ARM hardware to
 // measure on (doc/arm.md).
 #include <crypto/sha256_arm.h>
+#include <crypto/sha256_constants.h>
 
 #include <arm_neon.h>
 
 namespace {
 
-constexpr uint32_t K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-// Initial hash value (FIPS 180-4, 5.3.3), as ABCD and EFGH.
-alignas(16) const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c,
-    0x1f83d9ab, 0x5be0cd19};
-
-struct Table {
-    uint32_t v[64];
-};
-
-constexpr uint32_t Ror(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-
-// W[t] + K[t] of the block that pads a 64-byte message: 0x80, zeros, the
-// bit length 512. Nothing in it depends on the input, so the compiler works
-// out its whole schedule.
-constexpr Table PaddingWK()
-{
-    uint32_t w[64] = {0x80000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 512};
-    for (int t = 16; t < 64; ++t) {
-        const uint32_t s0 = Ror(w[t - 15], 7) ^ Ror(w[t - 15], 18) ^ (w[t - 15] >> 3);
-        const uint32_t s1 = Ror(w[t - 2], 17) ^ Ror(w[t - 2], 19) ^ (w[t - 2] >> 10);
-        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
-    }
-    Table out{};
-    for (int t = 0; t < 64; ++t) out.v[t] = w[t] + K[t];
-    return out;
-}
-
-alignas(16) constexpr Table PADDING_WK = PaddingWK();
+using sha256::constants::IV;
+using sha256::constants::K;
+// W+K of the block that pads a 64-byte message: a compile-time table.
+using sha256::constants::PAD64_KW;
 
 // The second message block (the 32-byte digest) ends with 0x80, zeros and the bit length 256.
 alignas(16) const uint32_t DIGEST_PAD[8] = {0x80000000, 0, 0, 0, 0, 0, 0, 256};
@@ -111,7 +78,7 @@ ALWAYS_INLINE void Compress2(Stream& x, Stream& y)
 ALWAYS_INLINE void CompressPadding2(Stream& x, Stream& y)
 {
     for (int t = 0; t < 64; t += 4) {
-        const uint32x4_t wk = vld1q_u32(PADDING_WK.v + t);
+        const uint32x4_t wk = vld1q_u32(PAD64_KW.v + t);
         Rounds4(x, wk);
         Rounds4(y, wk);
     }

@@ -6,6 +6,7 @@
 // makes its test case skipped with the reason: never a pass.
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
+#include <crypto/sha256_internal.h>
 #if defined(ENABLE_SHA256_ARM)
 #include <crypto/sha256_arm.h>
 #endif
@@ -62,8 +63,6 @@ struct Needs {
 
 constexpr uint32_t SHANI_NEEDS = cpu::SHA2 | cpu::ASIMD;
 constexpr uint32_t NEON_NEEDS = cpu::ASIMD;
-
-const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
 // FIPS 180-4 padding of `len` bytes at `msg`, placed `offset` bytes into `buf`; returns the block count.
 size_t PadInto(std::vector<unsigned char>& buf, size_t offset, const unsigned char* msg, size_t len)
@@ -217,7 +216,7 @@ BOOST_AUTO_TEST_CASE(arm_shani_random_lengths_and_offsets, *boost::unit_test::pr
         rng.Fill(msg.data(), len);
         const size_t blocks = PadInto(padded, off, msg.data(), len);
         uint32_t s[8];
-        std::memcpy(s, IV, sizeof(s));
+        std::memcpy(s, sha256::IV, sizeof(s));
         ARM_SHANI(s, padded.data() + off, blocks);
         if (DigestOf(s) != test::ReferenceSha256(msg.data(), len) && ++bad <= 5) {
             BOOST_ERROR("arm_shani: length " << len << " offset " << off << " seed " << seed);
@@ -282,8 +281,8 @@ BOOST_AUTO_TEST_CASE(arm_shani_guard_pages, *boost::unit_test::precondition(Need
             test::GuardedBuffer gb(blocks * 64, flush);
             rng.Fill(gb.begin(), blocks * 64);
             uint32_t got[8], want[8];
-            std::memcpy(got, IV, 32);
-            std::memcpy(want, IV, 32);
+            std::memcpy(got, sha256::IV, 32);
+            std::memcpy(want, sha256::IV, 32);
             ARM_SHANI(got, gb.begin(), blocks); // a stray read is a SIGSEGV, which fails the run
             sha256::TransformBasic(want, gb.begin(), blocks);
             if (std::memcmp(got, want, 32) != 0) {
