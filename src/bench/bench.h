@@ -6,6 +6,9 @@
 #ifndef SHA256BENCH_BENCH_BENCH_H
 #define SHA256BENCH_BENCH_BENCH_H
 
+#include <bench/machine.h>
+#include <compat/cpuid.h>
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -45,6 +48,26 @@ struct ImplRow {
     std::string why_not;            //!< empty when supported
     std::string technique;
 };
+
+//! One registry's rows (sha256::Implementations(), D64Implementations(), ...)
+//! as -list-impls and the JSON show them; `selected` is AutoDetect's pick.
+template <typename Impl>
+void AddFamily(std::vector<ImplRow>& out, const char* family, const std::vector<Impl>& impls,
+               const std::string& selected)
+{
+    for (const auto& impl : impls) {
+        ImplRow row;
+        row.family = family;
+        row.name = impl.name;
+        row.needs = SplitFeatures(cpu::FeatureNames(impl.needs_mask));
+        row.built = impl.built;
+        row.supported = impl.supported;
+        row.selected = impl.name == selected;
+        row.why_not = impl.why_not;
+        row.technique = impl.technique;
+        out.push_back(row);
+    }
+}
 
 //! What a benchmark file registers. `rows` must be cheap (it also serves
 //! -list); `notes` may measure and is called only when tables are run.

@@ -237,30 +237,10 @@ void Notes(std::vector<benchmark::Note>& out)
     }
 }
 
-// One registry's rows as -list-impls and the JSON show them. A second
-// registry (e.g. SHA256D64, family "d64") is one more call in Impls().
-template <typename Impl>
-void AddFamily(std::vector<benchmark::ImplRow>& out, const char* family, const std::vector<Impl>& impls,
-               const std::string& selected)
-{
-    for (const auto& impl : impls) {
-        benchmark::ImplRow row;
-        row.family = family;
-        row.name = impl.name;
-        row.needs = benchmark::SplitFeatures(cpu::FeatureNames(impl.needs_mask));
-        row.built = impl.built;
-        row.supported = impl.supported;
-        row.selected = impl.name == selected;
-        row.why_not = impl.why_not;
-        row.technique = impl.technique;
-        out.push_back(row);
-    }
-}
-
 void Impls(std::vector<benchmark::ImplRow>& out)
 {
     const std::string prev = sha256::CurrentImplementation();
-    AddFamily(out, "transform", sha256::Implementations(), sha256::AutoDetect());
+    benchmark::AddFamily(out, "transform", sha256::Implementations(), sha256::AutoDetect());
     sha256::SetImplementation(prev);
 }
 

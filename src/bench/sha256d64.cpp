@@ -5,8 +5,6 @@
 // over all levels, the copy of the leaves included): in both, cycles/byte x 64
 // = core cycles per 64-byte input.
 #include <bench/bench.h>
-#include <bench/machine.h>
-#include <compat/cpuid.h>
 
 #include <consensus/merkle.h>
 #include <crypto/sha256.h>
@@ -210,36 +208,11 @@ void Notes(std::vector<benchmark::Note>& out)
                                              sha256::CurrentFixedImplementation(), ""});
 }
 
-std::string TechniqueOf(const sha256::D64Implementation& impl) { return impl.technique; }
-std::string TechniqueOf(const sha256::FixedImplementation& impl)
-{
-    return "double SHA-256 of one 32-, 64- or 80-byte input, padding schedules precomputed (" + impl.name + ")";
-}
-
-// The D64 and fixed-size registries as -list-impls and the JSON show them.
-template <typename Impl>
-void AddFamily(std::vector<benchmark::ImplRow>& out, const char* family, const std::vector<Impl>& impls,
-               const std::string& selected)
-{
-    for (const auto& impl : impls) {
-        benchmark::ImplRow row;
-        row.family = family;
-        row.name = impl.name;
-        row.needs = benchmark::SplitFeatures(cpu::FeatureNames(impl.needs_mask));
-        row.built = impl.built;
-        row.supported = impl.supported;
-        row.selected = impl.name == selected;
-        row.why_not = impl.why_not;
-        row.technique = TechniqueOf(impl);
-        out.push_back(row);
-    }
-}
-
 void Impls(std::vector<benchmark::ImplRow>& out)
 {
     const std::string d64 = sha256::AutoDetectD64();
-    AddFamily(out, "d64", sha256::D64Implementations(), d64);
-    AddFamily(out, "fixed", sha256::FixedImplementations(), sha256::CurrentFixedImplementation());
+    benchmark::AddFamily(out, "d64", sha256::D64Implementations(), d64);
+    benchmark::AddFamily(out, "fixed", sha256::FixedImplementations(), sha256::CurrentFixedImplementation());
 }
 
 const benchmark::Registrar registrar({"SHA256D64", Rows, Notes, Impls});

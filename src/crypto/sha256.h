@@ -161,6 +161,7 @@ struct FixedImplementation {
     std::string name;
     std::string needs;
     uint32_t needs_mask;
+    std::string technique;
     bool built;
     bool supported;
     std::string why_not;

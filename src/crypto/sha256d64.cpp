@@ -109,11 +109,13 @@ struct FixedEntry {
     const char* name;
     uint32_t needs;
     DoubleFn d32, d64, d80;
+    const char* technique;
 };
 const FixedEntry FIXED_REGISTRY[] = {
     {"shani", SHANI_NEEDS, SHA256_D64_FN(d64::Double32Shani), SHA256_D64_FN(d64::Shani1),
-     SHA256_D64_FN(d64::Double80Shani)},
-    {"basic", 0, d64::Double32Basic, d64::Basic1, d64::Double80Basic},
+     SHA256_D64_FN(d64::Double80Shani), "SHA-NI, padding schedules precomputed, no CSHA256 object"},
+    {"basic", 0, d64::Double32Basic, d64::Basic1, d64::Double80Basic,
+     "portable C++, padding schedules precomputed, no CSHA256 object"},
 };
 constexpr int FIXED_ROWS = sizeof(FIXED_REGISTRY) / sizeof(FIXED_REGISTRY[0]);
 bool Runnable(const FixedEntry& e) { return Runnable(e.needs, e.d32 && e.d64 && e.d80); }
@@ -192,6 +194,7 @@ std::vector<FixedImplementation> FixedImplementations()
         impl.name = e.name;
         impl.needs = cpu::FeatureNames(e.needs);
         impl.needs_mask = e.needs;
+        impl.technique = e.technique;
         impl.built = e.d32 && e.d64 && e.d80;
         impl.supported = Runnable(e);
         impl.double32 = e.d32;
