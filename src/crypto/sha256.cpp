@@ -61,13 +61,14 @@ const Entry REGISTRY[] = {
      "AVX (VEX) four-word message schedule interleaved with scalar rounds", 1},
     {"sse4", cpu::SSSE3, SHA256_ASM(sha256_sse4_transform),
      "SSSE3 four-word message schedule interleaved with scalar rounds", 1},
+    {"arm_shani", cpu::SHA2 | cpu::ASIMD, SHA256_ARM(sha256_arm_shani_transform),
+     "ARMv8 SHA-256 instructions (sha256h/h2/su0/su1), four rounds per instruction pair, one block at a time", 1},
 #ifdef SHA256_TEST_EXTRA_ROW
-    // Test-only: the portable transform under a second name, proving that tests,
+    // Test-only: the portable transform under a second name (just before it, so
+    // AutoDetect never prefers it to a row that needs a feature), proving that tests,
     // bench and scripts follow the registry with no other file touched.
     {"basic_alias", 0, TransformBasic, "portable C++ under a second name (SHA256_TEST_EXTRA_ROW)", 1},
 #endif
-    {"arm_shani", cpu::SHA2 | cpu::ASIMD, SHA256_ARM(sha256_arm_shani_transform),
-     "ARMv8 SHA-256 instructions (sha256h/h2/su0/su1), four rounds per instruction pair, one block at a time", 1},
     {"basic", 0, TransformBasic, "portable C++, schedule computed on the fly", 1},
 };
 
