@@ -1,6 +1,6 @@
 // Bitcoin's own hashing: SHA256D64 (every D64 row), the Merkle root of 9001
-// leaves, and the fixed-size double SHA-256 of 32, 64 and 80 bytes. basic is
-// the 100% row of each table. In the SHA256D64 table an op is one call
+// leaves, and the fixed-size double SHA-256 of 32, 64 and 80 bytes. The
+// portable 1-way row is the 100% row of each table. In the SHA256D64 table an op is one call
 // (1024 inputs), in the MerkleRoot table one root (9001 leaves = 9009 64-byte inputs
 // over all levels, the copy of the leaves included): in both, cycles/byte x 64
 // = core cycles per 64-byte input.
@@ -53,10 +53,12 @@ void Rows(std::vector<benchmark::Bench>& out)
     const std::string selected = sha256::AutoDetectD64();
     const auto impls = sha256::D64Implementations();
 
-    // Expected digests, with basic.
+    // The 100% row and the source of expected digests: the registry's last
+    // row, the portable 1-way fallback.
+    const std::string base = impls.back().name;
     auto input = std::make_shared<std::vector<unsigned char>>(Pseudorandom(64 * D64_INPUTS, 64));
     auto expected = std::make_shared<std::vector<unsigned char>>(32 * D64_INPUTS);
-    sha256::SetD64Implementation("basic");
+    sha256::SetD64Implementation(base);
     ::SHA256D64(expected->data(), input->data(), D64_INPUTS);
 
     std::vector<uint256> leaves(MERKLE_LEAVES);
@@ -68,7 +70,7 @@ void Rows(std::vector<benchmark::Bench>& out)
     const uint256 root = ComputeMerkleRoot(leaves);
     sha256::SetD64Implementation(selected);
 
-    // Table 1: SHA256D64 of 1024 inputs per call; basic first (100%).
+    // Table 1: SHA256D64 of 1024 inputs per call; the base row first (100%).
     for (auto it = impls.rbegin(); it != impls.rend(); ++it) {
         const sha256::D64Implementation& impl = *it;
         benchmark::Bench b;
@@ -77,7 +79,7 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.impl = impl.name;
         b.family = "d64";
         b.bytes_per_op = 64 * D64_INPUTS; // an op is one call
-        b.baseline = impl.name == "basic";
+        b.baseline = impl.name == base;
         b.not_run = NotRun(impl);
         const std::string name = impl.name;
         auto buf = std::make_shared<std::vector<unsigned char>>(32 * D64_INPUTS);
@@ -85,11 +87,11 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.run = [input, buf](uint64_t ops) {
             for (uint64_t i = 0; i < ops; ++i) ::SHA256D64(buf->data(), input->data(), D64_INPUTS);
         };
-        b.check = [name, input, expected]() -> std::string {
+        b.check = [name, base, input, expected]() -> std::string {
             if (!sha256::SetD64Implementation(name)) return "cannot select " + name;
             std::vector<unsigned char> got(32 * D64_INPUTS);
             ::SHA256D64(got.data(), input->data(), D64_INPUTS);
-            if (got != *expected) return "digests differ from basic";
+            if (got != *expected) return "digests differ from " + base;
             return "";
         };
         out.push_back(std::move(b));
@@ -108,7 +110,7 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.impl = label;
         b.family = "d64";
         b.bytes_per_op = 64 * inputs; // an op is one root
-        b.baseline = label == "basic";
+        b.baseline = label == base;
         for (const auto& impl : impls) {
             if (impl.name == name) b.not_run = NotRun(impl);
         }
@@ -118,67 +120,37 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.run = [leaves_ptr, last](uint64_t ops) {
             for (uint64_t i = 0; i < ops; ++i) *last = ComputeMerkleRoot(*leaves_ptr);
         };
-        b.check = [row, leaves_ptr, root, last]() -> std::string {
+        b.check = [row, base, leaves_ptr, root, last]() -> std::string {
             if (!sha256::SetD64Implementation(row)) return "cannot select " + row;
-            if (ComputeMerkleRoot(*leaves_ptr) != root) return "root differs from basic";
-            if (*last != root && !last->IsNull()) return "timed run's root differs from basic";
+            if (ComputeMerkleRoot(*leaves_ptr) != root) return "root differs from " + base;
+            if (*last != root && !last->IsNull()) return "timed run's root differs from " + base;
             return "";
         };
         out.push_back(std::move(b));
     }
 
-    // Tables 3-5: double SHA-256 of one 32-, 64- or 80-byte input. The 32-byte
-    // rows join the SHA256D table of bench/sha256.cpp (CSHA256 twice through
-    // each transform, basic = 100%); 64 and 80 bytes get tables of their own,
-    // with CSHA256 twice through basic and through AutoDetect's transform.
-    const std::string transform = sha256::CurrentImplementation();
+    // Double SHA-256 of one 32-, 64- or 80-byte input: the fixed-size paths
+    // join the SHA256D tables of bench/sha256.cpp (CSHA256 twice through each
+    // transform, the portable one = 100%).
     struct Fixed {
         size_t len;
         const char* table;
         const char* tag;
-        bool own_table;
     };
     const Fixed sizes[] = {
-        {32, "SHA256D (double SHA-256) of 32 bytes", "D32B", false},
-        {64, "SHA256D (double SHA-256) of 64 bytes", "D64B", true},
-        {80, "SHA256D (double SHA-256) of 80 bytes (block header)", "D80B", true},
+        {32, "SHA256D (double SHA-256) of 32 bytes", "D32B"},
+        {64, "SHA256D (double SHA-256) of 64 bytes", "D64B"},
+        {80, "SHA256D (double SHA-256) of 80 bytes (block header)", "D80B"},
     };
     for (const Fixed& f : sizes) {
         auto in = std::make_shared<std::vector<unsigned char>>(Pseudorandom(f.len, static_cast<uint32_t>(f.len)));
+        // The answer: CSHA256 twice with AutoDetect's transform (self-tested).
         auto want = std::make_shared<std::string>(32, '\0');
         {
-            const std::string prev = sha256::CurrentImplementation();
-            sha256::SetImplementation("basic");
             unsigned char d[32];
             CSHA256().Write(in->data(), f.len).Finalize(d);
             CSHA256().Write(d, 32).Finalize(d);
             want->assign(reinterpret_cast<char*>(d), 32);
-            sha256::SetImplementation(prev);
-        }
-        if (f.own_table) {
-            std::vector<std::string> transforms{"basic"};
-            if (transform != "basic") transforms.push_back(transform);
-            for (const auto& t : transforms) {
-                benchmark::Bench b;
-                b.table = f.table;
-                b.name = std::string("SHA256_") + f.tag + "/" + t;
-                b.impl = t;
-                b.family = "transform";
-                b.bytes_per_op = f.len;
-                b.baseline = t == "basic";
-                auto last = std::make_shared<std::string>(32, '\0');
-                b.setup = [t] { sha256::SetImplementation(t); };
-                b.run = [in, last, f](uint64_t ops) {
-                    unsigned char d[32];
-                    for (uint64_t i = 0; i < ops; ++i) {
-                        CSHA256().Write(in->data(), f.len).Finalize(d);
-                        CSHA256().Write(d, 32).Finalize(d);
-                    }
-                    last->assign(reinterpret_cast<char*>(d), 32);
-                };
-                b.check = [last, want]() -> std::string { return *last == *want ? "" : "digest differs from basic"; };
-                out.push_back(std::move(b));
-            }
         }
         for (const auto& impl : sha256::FixedImplementations()) {
             benchmark::Bench b;
