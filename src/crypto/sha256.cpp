@@ -80,29 +80,7 @@ const Entry* Find(const std::string& name)
     return nullptr;
 }
 
-bool Runnable(const Entry& e) { return e.fn && (cpu::Features() & e.needs) == e.needs; }
-
-std::string NotBuiltReason(const Entry& e)
-{
-#if defined(DISABLE_OPTIMIZED_SHA256)
-    (void)e;
-    return "not built (DISABLE_OPTIMIZED_SHA256)";
-#else
-    // Rows that need an aarch64 feature are the aarch64 files; the rest are x86-64 assembly.
-    if (e.needs & (cpu::ASIMD | cpu::SHA2)) {
-#if defined(__aarch64__)
-        return "not built (the build did not define ENABLE_SHA256_ARM)";
-#else
-        return "not built (needs an aarch64 host)";
-#endif
-    }
-#if !defined(__x86_64__)
-    return "not built (needs an x86-64 host)";
-#else
-    return "not built (no assembler: configure found no yasm/nasm or --with-asm=no)";
-#endif
-#endif
-}
+bool Runnable(const Entry& e) { return detail::Runnable(e.needs, e.fn != nullptr); }
 
 std::atomic<const char*> g_current{"basic"};
 
@@ -110,24 +88,39 @@ std::atomic<const char*> g_current{"basic"};
 
 AtomicTransformFn Transform{TransformBasic};
 
+std::string detail::NotBuiltReason(uint32_t needs, bool assembly)
+{
+#if defined(DISABLE_OPTIMIZED_SHA256)
+    (void)needs;
+    (void)assembly;
+    return "not built (DISABLE_OPTIMIZED_SHA256)";
+#else
+    // Rows that need an aarch64 feature are the aarch64 files; the rest are x86-64 code.
+    if (needs & (cpu::ASIMD | cpu::SHA2)) {
+#if defined(__aarch64__)
+        return "not built (the build did not define ENABLE_SHA256_ARM)";
+#else
+        return "not built (needs an aarch64 host)";
+#endif
+    }
+#if !defined(__x86_64__)
+    (void)assembly;
+    return "not built (needs an x86-64 host)";
+#else
+    return assembly ? "not built (no assembler: configure found no yasm/nasm or --with-asm=no)"
+                    : "not built (this build left it out)";
+#endif
+#endif
+}
+
 std::vector<Implementation> Implementations()
 {
     std::vector<Implementation> out;
     for (const auto& e : REGISTRY) {
         Implementation impl;
-        impl.name = e.name;
-        impl.needs = cpu::FeatureNames(e.needs);
-        impl.needs_mask = e.needs;
-        impl.technique = e.technique;
-        impl.built = e.fn != nullptr;
-        impl.supported = Runnable(e);
+        detail::Describe(impl, e.name, e.needs, e.technique, e.fn != nullptr, /*assembly=*/true);
         impl.fn = e.fn;
         impl.max_path_blocks = e.max_path_blocks;
-        if (!impl.built) {
-            impl.why_not = NotBuiltReason(e);
-        } else if (!impl.supported) {
-            impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
-        }
         out.push_back(impl);
     }
     return out;

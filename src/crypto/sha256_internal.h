@@ -3,11 +3,13 @@
 #ifndef SHA256BENCH_CRYPTO_SHA256_INTERNAL_H
 #define SHA256BENCH_CRYPTO_SHA256_INTERNAL_H
 
+#include <compat/cpuid.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_constants.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace sha256 {
@@ -16,6 +18,30 @@ namespace sha256 {
 using constants::IV;
 
 namespace detail {
+/** Why a row needing `needs` is not in this binary: the host architecture,
+ *  DISABLE_OPTIMIZED_SHA256, or (assembly rows) no assembler. */
+std::string NotBuiltReason(uint32_t needs, bool assembly);
+
+/** A built row runs when the CPU has every feature it needs (after hiding). */
+inline bool Runnable(uint32_t needs, bool built) { return built && (cpu::Features() & needs) == needs; }
+
+/** The fields every registry's public row shares, filled the same way for
+ *  each family (transform, D64, fixed-size): name, needs, technique, built,
+ *  supported and why_not. */
+template <class Row>
+void Describe(Row& row, const char* name, uint32_t needs, const char* technique, bool built, bool assembly)
+{
+    row.name = name;
+    row.needs = cpu::FeatureNames(needs);
+    row.needs_mask = needs;
+    row.technique = technique;
+    row.built = built;
+    row.supported = Runnable(needs, built);
+    row.why_not = !built ? NotBuiltReason(needs, assembly)
+                  : !row.supported ? "CPU lacks " + cpu::FeatureNames(needs & ~cpu::Features())
+                                   : std::string();
+}
+
 struct Candidate {
     const char* name;
     TransformFn fn;

@@ -3,6 +3,7 @@
 // per family is the single source of truth for dispatch, tests, bench and docs.
 #include <crypto/sha256.h>
 #include <crypto/sha256d64.h>
+#include <crypto/sha256_internal.h>
 
 #include <compat/cpuid.h>
 
@@ -60,19 +61,8 @@ const D64Entry D64_REGISTRY[] = {
 constexpr int D64_ROWS = sizeof(D64_REGISTRY) / sizeof(D64_REGISTRY[0]);
 static_assert(D64_ROWS < 16, "a plan packs row numbers into nibbles");
 
-bool Runnable(uint32_t needs, bool built) { return built && (cpu::Features() & needs) == needs; }
+using detail::Runnable;
 bool Runnable(const D64Entry& e) { return Runnable(e.needs, e.fn != nullptr); }
-
-// A row needing an aarch64 feature is built only on aarch64 hosts; the others only on x86-64.
-std::string NotBuiltReason(uint32_t needs)
-{
-#if defined(DISABLE_OPTIMIZED_SHA256)
-    (void)needs;
-    return "not built (DISABLE_OPTIMIZED_SHA256)";
-#else
-    return needs & (cpu::ASIMD | cpu::SHA2) ? "not built (needs an aarch64 host)" : "not built (needs an x86-64 host)";
-#endif
-}
 
 int FindD64(const std::string& name)
 {
@@ -128,19 +118,9 @@ std::vector<D64Implementation> D64Implementations()
     std::vector<D64Implementation> out;
     for (const auto& e : D64_REGISTRY) {
         D64Implementation impl;
-        impl.name = e.name;
+        detail::Describe(impl, e.name, e.needs, e.technique, e.fn != nullptr, /*assembly=*/false);
         impl.ways = e.ways;
-        impl.needs = cpu::FeatureNames(e.needs);
-        impl.needs_mask = e.needs;
-        impl.technique = e.technique;
-        impl.built = e.fn != nullptr;
-        impl.supported = Runnable(e);
         impl.fn = e.fn;
-        if (!impl.built) {
-            impl.why_not = NotBuiltReason(e.needs);
-        } else if (!impl.supported) {
-            impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
-        }
         out.push_back(impl);
     }
     return out;
@@ -191,20 +171,10 @@ std::vector<FixedImplementation> FixedImplementations()
     std::vector<FixedImplementation> out;
     for (const auto& e : FIXED_REGISTRY) {
         FixedImplementation impl;
-        impl.name = e.name;
-        impl.needs = cpu::FeatureNames(e.needs);
-        impl.needs_mask = e.needs;
-        impl.technique = e.technique;
-        impl.built = e.d32 && e.d64 && e.d80;
-        impl.supported = Runnable(e);
+        detail::Describe(impl, e.name, e.needs, e.technique, e.d32 && e.d64 && e.d80, /*assembly=*/false);
         impl.double32 = e.d32;
         impl.double64 = e.d64;
         impl.double80 = e.d80;
-        if (!impl.built) {
-            impl.why_not = NotBuiltReason(e.needs);
-        } else if (!impl.supported) {
-            impl.why_not = "CPU lacks " + cpu::FeatureNames(e.needs & ~cpu::Features());
-        }
         out.push_back(impl);
     }
     return out;
