@@ -53,19 +53,13 @@ record_boost() { # record_boost <step> <log> <exit code>
 }
 # run <label> <log> <command...>: output to the log, a progress line every 30 s,
 # the log's tail when it fails; returns the command's exit code.
+. "$top/build-aux/progress.sh"
+PROGRESS_PREFIX="    "
 run() {
-  local label=$1 log=$2 start=$SECONDS next=30 pid rc
+  local label=$1 log=$2 rc
   shift 2
-  "$@" > "$log" 2>&1 &
-  pid=$!
-  while kill -0 "$pid" 2> /dev/null; do
-    sleep 1
-    if [ $((SECONDS - start)) -ge $next ]; then
-      echo "    ... $label: still running (${next} s; log ${log#$top/})"
-      next=$((next + 30))
-    fi
-  done
-  wait "$pid"
+  : > "$log"
+  progress_run "$label (log ${log#$top/})" "$log" "$@"
   rc=$?
   if [ $rc -ne 0 ] && [ -z "${quiet_fail:-}" ]; then
     echo "!!! $label failed (exit $rc); last lines of ${log#$top/}:"

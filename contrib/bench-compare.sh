@@ -103,23 +103,10 @@ mkdir -p "$cache" || die "cannot create the cache directory $cache"
 cache=$(cd "$cache" && pwd)
 cfg_key=$(printf '%s' "$configure_args" | sha256sum | cut -c1-8)
 
-# step <what> <log> <command...>: output to the log, a line every 30 s, the log's tail on failure.
-step() {
-  what=$1 log=$2
-  shift 2
-  start=$(date +%s)
-  "$@" >> "$log" 2>&1 &
-  pid=$!
-  next=30
-  while kill -0 $pid 2> /dev/null; do
-    sleep 1
-    if [ $(( $(date +%s) - start )) -ge $next ]; then
-      say "... $what: still running (${next} s)"
-      next=$((next + 30))
-    fi
-  done
-  wait $pid
-}
+# step <what> <log> <command...>: output appended to the log, a line every 30 s.
+. "$script_dir/../build-aux/progress.sh"
+PROGRESS_PREFIX="$me: "
+step() { progress_run "$@" >&2; }
 
 # resolve <rev> -> key and describe (for .source-commit); WORKTREE -> a tree id of its contents.
 resolve() {

@@ -14,22 +14,15 @@ build=$top/build
 logs=$build/logs
 mkdir -p "$logs" || exit 1
 say() { echo "bench.sh: $*"; }
+. "$top/build-aux/progress.sh"
+PROGRESS_PREFIX="bench.sh: "
 # step <what> <log> <command...>: output to the log, a line every 30 s, the log's tail on failure.
 step() {
   what=$1 log=$2
   shift 2
   start=$(date +%s)
-  "$@" > "$log" 2>&1 &
-  pid=$!
-  next=30
-  while kill -0 $pid 2> /dev/null; do
-    sleep 1
-    if [ $(( $(date +%s) - start )) -ge $next ]; then
-      say "... $what: still running (${next} s)"
-      next=$((next + 30))
-    fi
-  done
-  wait $pid
+  : > "$log"
+  progress_run "$what" "$log" "$@"
   rc=$?
   if [ $rc -ne 0 ]; then
     tail -30 "$log" | sed 's/^/  | /'

@@ -75,20 +75,12 @@ fi
 mkdir -p "$(dirname "$log")"
 echo "install-deps.sh: installing $(echo $missing | wc -w) package(s) with apt-get (log: $log): $missing"
 start=$(date +%s)
-{
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update && apt-get install -y --no-install-recommends $missing
-} > "$log" 2>&1 &
-pid=$!
-next=30
-while kill -0 $pid 2> /dev/null; do
-  sleep 2
-  if [ $(( $(date +%s) - start )) -ge $next ]; then
-    echo "install-deps.sh: ... apt-get still running ($next s)"
-    next=$((next + 30))
-  fi
-done
-wait $pid
+. "$(dirname "$0")/../build-aux/progress.sh"
+PROGRESS_PREFIX="install-deps.sh: "
+apt_install() { apt-get update && apt-get install -y --no-install-recommends "$@"; }
+: > "$log"
+export DEBIAN_FRONTEND=noninteractive
+progress_run apt-get "$log" apt_install $missing
 rc=$?
 still=$(missing_pkgs)
 if [ $rc -ne 0 ] || [ -n "$still" ]; then
