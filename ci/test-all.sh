@@ -252,8 +252,15 @@ if [ $rc -eq 0 ]; then
     grep -q "test cases\{0,1\} out of" "$run_log" && record_boost "aarch64: test_bitcoin, qemu -cpu $rl" "$run_log" 0
   done
   record_counts "aarch64: AutoDetect per qemu run (run-qemu.sh)" "$logdir/aarch64-qemu.log" "qemu CPU models" $rc
-  run "aarch64: bench -sanity-check" "$logdir/aarch64-bench.log" qemu-aarch64 -cpu max "$bt/aarch64/src/bench/bench_bitcoin" -sanity-check; rc=$?
-  record_step "aarch64: bench_bitcoin -sanity-check" $rc "see build-test/logs/aarch64-bench.log"
+  # Every row once, with nothing hidden, with SHA2 hidden (a Raspberry Pi 4) and
+  # with ASIMD hidden too; the header must say the timings are emulated.
+  for hide in none sha2 sha2,asimd; do
+    blog=$logdir/aarch64-bench-$hide.log
+    run "aarch64: bench -sanity-check, hidden: $hide" "$blog" env SHA256BENCH_HIDE_FEATURES="${hide#none}" \
+      qemu-aarch64 -cpu max "$bt/aarch64/src/bench/bench_bitcoin" -sanity-check; rc=$?
+    if [ $rc -eq 0 ] && ! grep -q '^EMULATED CPU: ' "$blog"; then rc=1; echo "    no 'EMULATED CPU:' line in ${blog#$top/}"; fi
+    record_step "aarch64: bench -sanity-check, hidden: $hide (marked emulated)" $rc "see ${blog#$top/}"
+  done
   unset QEMU_LD_PREFIX
 fi
 

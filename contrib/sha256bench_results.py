@@ -88,9 +88,14 @@ def load(path):
 
 
 def refuse_sanity_check(data, path):
+    """Timings that mean nothing: a -sanity-check run, or one on an emulated CPU."""
     if data["mode"] == "sanity-check":
         raise ResultsError(f"{path} is a -sanity-check run (each benchmark once; its timings mean nothing): "
                            "refusing to draw conclusions; run bench_bitcoin without -sanity-check")
+    emulated = data["machine"].get("emulated") if isinstance(data.get("machine"), dict) else None
+    if emulated:
+        raise ResultsError(f"{path} ran on an emulated CPU ({emulated}): its timings are not measurements; "
+                           "refusing to draw conclusions; run it on the real CPU")
 
 
 def registry_order(data):

@@ -180,6 +180,12 @@ class CheckOrder(ToolCase):
         self.assertEqual(rc, 2)
         self.assert_one_line_error(rc, err, "check-order.py", "sanity-check")
 
+    def test_emulated_run_is_refused(self):
+        doc = document(ORDER, {"zeta_fast": 10.0, "mid": 20.0})
+        doc["machine"]["emulated"] = "SHA256BENCH_EMULATED=qemu-aarch64 -cpu max"
+        rc, _, err = self.check(doc)
+        self.assert_one_line_error(rc, err, "check-order.py", "emulated CPU")
+
     def test_wrong_shapes_fail_with_one_line(self):
         good = document(ORDER, {"zeta_fast": 10.0, "mid": 20.0})
         cases = {"top-level list": [good]}

@@ -261,7 +261,7 @@ int RunAll(const Options& opts)
     for (const auto& sel : selection) {
         results.push_back(Derive(sel, MeasureTable(sel, opts, info.rounds), info.machine.clock));
         for (const Result& r : results.back().rows) failures += r.status == "failed";
-        WriteMarkdownTable(stdout, results.back());
+        WriteMarkdownTable(stdout, results.back(), info.machine.emulated);
     }
 
     // Report to files: every file written and closed before any is renamed into place.

@@ -92,6 +92,10 @@ void WriteMarkdownHeader(std::FILE* f, const RunInfo& info)
     } else {
         std::fprintf(f, "Clock: no cycle counter on this architecture; cycles/byte not reported\n");
     }
+    if (!m.emulated.empty()) {
+        std::fprintf(f, "EMULATED CPU: %s. Timings under emulation are not measurements of any CPU; use this run "
+                        "for correctness only\n", m.emulated.c_str());
+    }
     if (info.sanity_check) {
         std::fprintf(f, "Mode: -sanity-check (each benchmark runs one op and checks its result; timings are not meaningful)\n");
     } else {
@@ -104,9 +108,9 @@ void WriteMarkdownHeader(std::FILE* f, const RunInfo& info)
     std::fflush(f);
 }
 
-void WriteMarkdownTable(std::FILE* f, const TableResult& t)
+void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& emulated)
 {
-    std::fprintf(f, "### %s\n\n", t.table.c_str());
+    std::fprintf(f, "### %s%s\n\n", t.table.c_str(), emulated.empty() ? "" : " (EMULATED CPU: not measurements)");
     std::fprintf(f, "| Impl | median | spread | MB/s | cycles/byte | speed%% | best cyc/B |\n");
     std::fprintf(f, "|------|-------:|-------:|-----:|------------:|-------:|-----------:|\n");
     for (const Result& r : t.rows) {
@@ -175,6 +179,7 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     machine["core_ghz"] = m.clock.core_hz > 0 ? Json(Round(m.clock.core_hz / 1e9, 4)) : Json(nullptr);
     machine["tsc_ghz"] = m.clock.tsc_hz > 0 ? Json(Round(m.clock.tsc_hz / 1e9, 4)) : Json(nullptr);
     machine["clock_method"] = m.clock_method;
+    machine["emulated"] = m.emulated.empty() ? Json(nullptr) : Json(m.emulated);
     j["machine"] = machine;
 
     Json build;

@@ -28,7 +28,8 @@ struct RunInfo {
 
 //! Markdown: the lines above the tables, then one table at a time as it is measured.
 void WriteMarkdownHeader(std::FILE* f, const RunInfo& info);
-void WriteMarkdownTable(std::FILE* f, const TableResult& t);
+//! `emulated` (Machine::emulated) marks the title, so a pasted table says it too.
+void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& emulated = "");
 
 //! CSV: a header row, then one row per result.
 std::string CsvText(const std::vector<TableResult>& tables);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Checks bench_bitcoin's machine-readable output for src/test/cli-tests.sh.
 
-    bench_output_check.py json FILE [--rounds=N] [--mode=M]   the JSON follows doc/benchmarking.md's schema
+    bench_output_check.py json FILE [--rounds=N] [--mode=M] [--emulated=yes|no]
+                                                          the JSON follows doc/benchmarking.md's schema
     bench_output_check.py csv CSV JSON                        the CSV holds the JSON's results, row for row
     bench_output_check.py impls IMPLS_TSV LIST_TXT            -list-impls is well formed and -list follows it
     bench_output_check.py order-fixtures JSON GOOD BAD INFO   measured-looking copies for check-order.py
@@ -49,7 +50,7 @@ def number(row, key):
     return v
 
 
-def check_json(path, rounds=None, mode=None):
+def check_json(path, rounds=None, mode=None, emulated=None):
     d = load_json(path)
     need(isinstance(d, dict), "top level is not an object")
     need(d.get("schema") == "sha256bench-results" and d.get("version") == 1, "schema/version missing or wrong")
@@ -67,6 +68,10 @@ def check_json(path, rounds=None, mode=None):
         for key in ("family", "model", "stepping"):
             need(isinstance(m[key], int), f"machine.{key} is {m[key]!r} on x86_64")
     need(isinstance(m.get("features"), list), "machine.features is not a list")
+    need("emulated" in m and (m["emulated"] is None or (isinstance(m["emulated"], str) and m["emulated"])),
+         f"machine.emulated is {m.get('emulated', 'missing')!r}: expected null or the reason")
+    if emulated is not None:
+        need(bool(m["emulated"]) == emulated, f"machine.emulated is {m['emulated']!r}")
     b = d.get("build", {})
     for key in ("compiler", "cxxflags", "cppflags", "assembler", "openssl"):
         need(isinstance(b.get(key), str), f"build.{key} missing")
@@ -221,7 +226,8 @@ def main(argv):
     try:
         if len(argv) >= 2 and argv[0] == "json":
             opts = dict(a[2:].split("=", 1) for a in argv[2:])
-            check_json(argv[1], int(opts["rounds"]) if "rounds" in opts else None, opts.get("mode"))
+            check_json(argv[1], int(opts["rounds"]) if "rounds" in opts else None, opts.get("mode"),
+                       {"yes": True, "no": False}[opts["emulated"]] if "emulated" in opts else None)
         elif len(argv) == 3 and argv[0] == "csv":
             check_csv(argv[1], argv[2])
         elif len(argv) == 3 and argv[0] == "impls":

@@ -118,6 +118,12 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   expect 0 "impls ok" "bench: ... also with every feature hidden" -- python3 "$C" impls "$tmp/impls0.tsv" "$tmp/list0.txt"
   expect 0 "json ok" "bench: sanity JSON follows the schema" -- python3 "$C" json "$tmp/b.json" --rounds=1 --mode=sanity-check
   expect 0 "csv ok" "bench: CSV holds the JSON's rows" -- python3 "$C" csv "$tmp/b.csv" "$tmp/b.json"
+  # An emulator run is marked in the header, every table title and the JSON.
+  expect 0 "^EMULATED CPU: SHA256BENCH_EMULATED=cli-test" "bench: SHA256BENCH_EMULATED marks the header" -- \
+    env SHA256BENCH_EMULATED=cli-test "$B" $QUICK -output-json="$tmp/emu.json"
+  expect 0 "^### .* (EMULATED CPU: not measurements)" "bench: ... and every table title" -- \
+    env SHA256BENCH_EMULATED=cli-test "$B" $QUICK
+  expect 0 "json ok" "bench: ... the JSON's machine.emulated" -- python3 "$C" json "$tmp/emu.json" --emulated=yes
   expect 0 "json ok" "bench: not-run rows carry one reason, no numbers" -- python3 "$C" json "$tmp/hidden.json"
   "$B" -filter=SHA256_64B/ -rounds=3 -min-time=30 -output-json="$tmp/m.json" -output-csv="$tmp/m.csv" > /dev/null 2>&1
   expect 0 "json ok" "bench: measured JSON: every round's sample; median-derived MB/s, cycles, speed%" -- \
