@@ -3,7 +3,7 @@
 # README's test command and what CI runs (.ci/run). Installs what is missing,
 # then builds and tests every configuration a reviewer relies on, all under
 # build-test/ (logs in build-test/logs/), ending with "N passed, N failed":
-#   contrib tools' tests (check-order.py, compare.py)
+#   contrib tools' tests (check-order.py, compare.py); bench-compare.sh's honesty checks (ab-honesty.sh)
 #   yasm build: make check (NIST + checkasm + CLI + qemu CPU models), bench -sanity-check, make distcheck
 #   nasm build with -std=c++20; clang++ build with the test-only registry row (ci/extra-row.sh); portable-only builds (--with-asm=no with a NIST path
 #   holding a space and quotes and CPPFLAGS holding a double quote; -DDISABLE_OPTIMIZED_SHA256)
@@ -196,6 +196,11 @@ if [ $rc -eq 0 ]; then
   run "yasm: bench -sanity-check" "$logdir/yasm-bench.log" "$bt/yasm/src/bench/bench_bitcoin" -sanity-check; rc=$?
   record_step "yasm: bench_bitcoin -sanity-check" $rc "see build-test/logs/yasm-bench.log"
 fi
+
+echo "== bench-compare.sh honesty: the tree against itself, and against a scratch copy with a slowdown"
+run "ab-honesty" "$logdir/ab-honesty.log" sh "$src/contrib/test/ab-honesty.sh" --cache="$bt/ab-cache"; rc=$?
+grep -E "^ab-honesty: (PASS|FAIL)|^  " "$logdir/ab-honesty.log" | cut -c1-200 | sed 's/^/    /'
+record_counts "bench-compare.sh honesty (contrib/test/ab-honesty.sh)" "$logdir/ab-honesty.log" ab-honesty $rc
 
 echo "== nasm build, g++ -std=c++20"
 configure_build nasm --with-asm=nasm CXXFLAGS="-O2 -g -std=c++20"; rc=$?

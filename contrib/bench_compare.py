@@ -172,8 +172,9 @@ def analyse(pairs, threshold):
         if why:
             not_compared.append((key, why))
             continue
-        impl = next(r["impl"] for r in pairs[0]["head"]["results"] if (r["table"], r["name"]) == key)
-        rows.append({"table": key[0], "name": key[1], "impl": impl, "base_ns": median(medians["base"]),
+        head_row = next(r for r in pairs[0]["head"]["results"] if (r["table"], r["name"]) == key)
+        impl, family = head_row["impl"], head_row.get("family", "")
+        rows.append({"table": key[0], "name": key[1], "impl": impl, "family": family, "base_ns": median(medians["base"]),
                      "head_ns": median(medians["head"]),
                      "logs": [math.log(h / b) for b, h in zip(medians["base"], medians["head"])]})
     if not rows:
@@ -300,7 +301,8 @@ def main(argv):
     if json_out:
         doc = {"pairs": len(pairs), "threshold_pct": threshold, "fail_above_pct": fail_above,
                "implementations": pairs[0]["head"]["implementations"],
-               "rows": [{"table": r["table"], "name": r["name"], "impl": r["impl"], "base_median_ns": r["base_ns"],
+               "rows": [{"table": r["table"], "name": r["name"], "impl": r["impl"], "family": r["family"],
+                         "base_median_ns": r["base_ns"],
                          "head_median_ns": r["head_ns"], "change_pct": round(r["change"], 4),
                          "low_pct": round(r["lo"], 4), "high_pct": round(r["hi"], 4), "verdict": r["verdict"]}
                         for r in rows],
