@@ -22,7 +22,8 @@
 # the rows (Bonferroni); the verdict is
 # faster/slower only when the interval excludes 0 and |change| >= the threshold.
 # The markdown table goes to stdout (and DIR/compare.md, the same as JSON in
-# DIR/compare.json); progress to stderr. Method and thresholds: doc/ab-testing.md.
+# DIR/compare.json, a chart of every row's change and interval in
+# DIR/compare.png when python3-matplotlib is there); progress to stderr. Method and thresholds: doc/ab-testing.md.
 #
 # Options (before, between or after BASE HEAD):
 #   --pairs=K          exactly K pairs (6..1000; N rows compared need 2/2^K <= 0.05/N,
@@ -230,5 +231,12 @@ python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label"
 rc=$?
 [ $rc -le 1 ] || exit 2
 cat "$out/compare.md"
+# The chart: python3 with matplotlib (the one on PATH, else Debian's: a pyenv or
+# venv python lacks Debian packages). Without it the table stands alone, and we say so.
+py=python3
+python3 -c 'import matplotlib' > /dev/null 2>&1 || { [ -x /usr/bin/python3 ] && py=/usr/bin/python3; }
+if "$py" "$script_dir/bench_compare_plot.py" "$out/compare.json" "$out/compare.png" "$base_label" "$head_label"; then
+  say "chart: $out/compare.png"
+fi
 say "table and runs kept in $out"
 exit $rc

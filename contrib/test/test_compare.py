@@ -24,6 +24,7 @@ ANALYSE = os.path.join(CONTRIB, "bench_compare.py")
 BENCH_COMPARE = os.path.join(CONTRIB, "bench-compare.sh")
 MERGE = os.path.join(CONTRIB, "merge-results.py")
 FROM_MD = os.path.join(CONTRIB, "results-from-markdown.py")
+COMPARE_PLOT = os.path.join(CONTRIB, "bench_compare_plot.py")
 ZEN3_MD = os.path.join(TOP, "doc", "results", "2026-11-22-amd-epyc-zen3.md")
 
 
@@ -105,6 +106,32 @@ class AnalysisTests(unittest.TestCase, OneLineError):
             if want == "slower":
                 self.assertGreater(r["low_pct"], 0)
                 self.assertAlmostEqual(r["change_pct"], 10, delta=2)
+
+    def plot_python(self):
+        """A python3 with matplotlib, as bench-compare.sh picks it (PATH, else Debian's)."""
+        for py in (sys.executable, "/usr/bin/python3"):
+            if os.path.exists(py) and run([py, "-c", "import matplotlib"]).returncode == 0:
+                return py
+        self.fail("no python3 with matplotlib (contrib/install-deps.sh installs python3-matplotlib)")
+
+    def test_chart_of_a_comparison(self):
+        self.write_pairs(12, head_factor=lambda r: 1.10 if r["impl"] == "basic" else 1.0)
+        self.assertEqual(self.analyse().returncode, 0)
+        png = os.path.join(self.tmp, "compare.png")
+        p = run([self.plot_python(), COMPARE_PLOT, os.path.join(self.tmp, "c.json"), png, "main", "patch"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(png, "rb") as f:
+            data = f.read()
+        self.assertTrue(data.startswith(b"\x89PNG\r\n\x1a\n"))
+        self.assertGreater(len(data), 20000)
+        self.assertFalse(os.path.exists(png + ".tmp.png"))
+        # A file without compared rows is one line of error, and no chart.
+        bad = os.path.join(self.tmp, "bad.json")
+        with open(bad, "w") as f:
+            json.dump({"rows": []}, f)
+        p = run([self.plot_python(), COMPARE_PLOT, bad, os.path.join(self.tmp, "bad.png")])
+        self.assertOneLineError(p, 2, "nothing to draw")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "bad.png")))
 
     def test_speedup(self):
         self.write_pairs(12, head_factor=lambda r: 0.9 if r["name"].startswith("SHA256_64B/") else 1.0)
