@@ -74,7 +74,7 @@ SHA256_LANES_INLINE void MessageQuad(State* st, __m128i (*m)[4], int q)
 
 // One block on every stream, m[s][0..3] = W0..15 of stream s (overwritten by the schedule).
 template <int S>
-inline void Block(State* st, __m128i (*m)[4])
+SHA256_LANES_INLINE void Block(State* st, __m128i (*m)[4])
 {
     State saved[S];
     for (int s = 0; s < S; ++s) saved[s] = st[s];
@@ -113,7 +113,7 @@ SHA256_LANES_INLINE void PaddingQuad(State* st, int q)
 
 // The padding block of a 64-byte message: every W+K is a constant.
 template <int S>
-inline void PaddingBlock64(State* st)
+SHA256_LANES_INLINE void PaddingBlock64(State* st)
 {
     State saved[S];
     for (int s = 0; s < S; ++s) saved[s] = st[s];
@@ -136,7 +136,7 @@ SHA256_LANES_INLINE void DigestAsMessage(const State& st, __m128i* m)
 
 // SHA-256 of each stream's 32-byte digest: one block, words 8..15 fixed padding.
 template <int S>
-inline void HashDigests(State* st)
+SHA256_LANES_INLINE void HashDigests(State* st)
 {
     __m128i m[S][4];
     for (int s = 0; s < S; ++s) {
