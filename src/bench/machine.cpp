@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <bench/machine.h>
 
+#include <bench/build_commit.h>
+
 #include <compat/cpuid.h>
 #include <config/sha256bench-config.h>
 
@@ -24,9 +26,6 @@
 #endif
 #ifndef SHA256_BUILD_ASM
 #define SHA256_BUILD_ASM "unknown"
-#endif
-#ifndef SHA256_BUILD_COMMIT
-#define SHA256_BUILD_COMMIT "unknown"
 #endif
 
 namespace benchmark {
