@@ -188,7 +188,7 @@ int detail::FirstPassing(const std::vector<Candidate>& candidates)
 
 std::string AutoDetect()
 {
-    // The SHA256D64 and fixed-size double SHA-256 paths are chosen with the transform.
+    // The SHA256D64, fixed-size double SHA-256 and multi-buffer paths are chosen with the transform.
     AutoDetectD64();
     std::vector<detail::Candidate> candidates;
     for (const auto& e : REGISTRY) {
@@ -200,10 +200,13 @@ std::string AutoDetect()
         std::fprintf(stderr, "sha256: no transform passed its self-test; using basic\n");
         Transform.store(TransformBasic);
         g_current.store("basic");
+        AutoDetectMulti();
         return "basic";
     }
     Transform.store(candidates[pick].fn);
     g_current.store(candidates[pick].name);
+    // After the transform: the multi-buffer rows finish short work through it.
+    AutoDetectMulti();
     return candidates[pick].name;
 }
 

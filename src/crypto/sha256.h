@@ -171,6 +171,38 @@ std::vector<FixedImplementation> FixedImplementations();
 bool SetFixedImplementation(const std::string& name);
 std::string CurrentFixedImplementation();
 
+/** One row of the multi-buffer registry (SHA256Multi): an N-lane kernel that
+ *  hashes one message per lane, or the 1-way loop ("oneway"). */
+struct MultiImplementation {
+    std::string name;      //!< e.g. "avx512_16lane"
+    int lanes;             //!< messages in flight at once
+    std::string needs;
+    uint32_t needs_mask;
+    std::string technique;
+    bool built;
+    bool supported;
+    std::string why_not;
+};
+/** Every multi-buffer row, in AutoDetectMulti's order of preference. */
+std::vector<MultiImplementation> MultiImplementations();
+/** False (and no change) for an unknown name or one this CPU cannot run. */
+bool SetMultiImplementation(const std::string& name);
+std::string CurrentMultiImplementation();
+/** Check a row against CSHA256 on every padding case, more messages than lanes, misaligned. */
+bool SelfTestMulti(const std::string& name);
+/** Select the first supported row that passes SelfTestMulti; AutoDetect() calls it. */
+std::string AutoDetectMulti();
+
 } // namespace sha256
+
+/** SHA-256 of `count` independent messages: out[32*i..32*i+31] =
+ *  SHA256(inputs[i][0..sizes[i])). Any sizes (0 included, inputs[i] may then be
+ *  null) and alignments; inputs may alias each other. `out` must not overlap any
+ *  input (checked by assert in builds without NDEBUG). Messages go to the lanes
+ *  of the selected multi-buffer row; a lane whose message ends takes the next. */
+void SHA256Multi(unsigned char* out, const unsigned char* const* inputs, const size_t* sizes, size_t count);
+
+/** The same with double SHA-256: Bitcoin's txid (or wtxid) of each serialized transaction. */
+void SHA256DMulti(unsigned char* out, const unsigned char* const* inputs, const size_t* sizes, size_t count);
 
 #endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// "txids of a block": the double SHA-256 of every transaction of a synthetic
+// block, one op = the whole block. The first row is what Bitcoin Core does, a
+// loop of CSHA256 twice per transaction with AutoDetect's transform (100%);
+// then every multi-buffer row through SHA256DMulti.
+#include <bench/bench.h>
+
+#include <crypto/sha256.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr size_t BLOCK_TXS = 3000;
+const char* const TABLE = "txids of a block: SHA256D of 3000 transactions";
+
+// Sizes shaped like mainnet's (serialized with witness): 85% 200-600 bytes
+// (one or two inputs), 12% 600-2,000, 2.5% 2,000-10,000 (many inputs or
+// outputs), 0.5% 10,000-100,000 (consolidations, large scripts). Fixed seed.
+struct Block {
+    std::vector<unsigned char> bytes;
+    std::vector<const unsigned char*> tx;
+    std::vector<size_t> len;
+    size_t total{0};
+};
+
+const Block& SyntheticBlock()
+{
+    static const std::unique_ptr<Block> block = [] {
+        auto b = std::make_unique<Block>();
+        uint64_t x = 0x7478696473; // "txids"
+        auto next = [&x] {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            return x;
+        };
+        for (size_t i = 0; i < BLOCK_TXS; ++i) {
+            const uint64_t r = next() % 1000;
+            size_t n;
+            if (r < 850) {
+                n = 200 + next() % 401;
+            } else if (r < 970) {
+                n = 600 + next() % 1401;
+            } else if (r < 995) {
+                n = 2000 + next() % 8001;
+            } else {
+                n = 10000 + next() % 90001;
+            }
+            b->len.push_back(n);
+            b->total += n;
+        }
+        b->bytes.resize(b->total);
+        for (auto& c : b->bytes) c = static_cast<unsigned char>(next() >> 24);
+        size_t off = 0;
+        for (size_t n : b->len) {
+            b->tx.push_back(b->bytes.data() + off);
+            off += n;
+        }
+        return b;
+    }();
+    return *block;
+}
+
+void OneWayTxids(const Block& b, unsigned char* out)
+{
+    for (size_t i = 0; i < BLOCK_TXS; ++i) {
+        unsigned char* d = out + 32 * i;
+        CSHA256().Write(b.tx[i], b.len[i]).Finalize(d);
+        CSHA256().Write(d, 32).Finalize(d);
+    }
+}
+
+void Rows(std::vector<benchmark::Bench>& out)
+{
+    const Block& blk = SyntheticBlock();
+    // The baseline runs with AutoDetect's transform, whatever rows of other
+    // tables selected before it.
+    const std::string transform = sha256::AutoDetect();
+    auto want = std::make_shared<std::vector<unsigned char>>(32 * BLOCK_TXS);
+    OneWayTxids(blk, want->data());
+
+    {
+        benchmark::Bench b;
+        b.table = TABLE;
+        b.name = "TXIDS_3000/csha256_loop";
+        b.impl = "csha256_loop (" + transform + ")";
+        b.family = "reference";
+        b.bytes_per_op = blk.total;
+        b.baseline = true;
+        b.setup = [transform] { sha256::SetImplementation(transform); };
+        auto got = std::make_shared<std::vector<unsigned char>>(32 * BLOCK_TXS);
+        b.run = [&blk, got](uint64_t ops) {
+            for (uint64_t i = 0; i < ops; ++i) OneWayTxids(blk, got->data());
+        };
+        b.check = [got, want]() -> std::string { return *got == *want ? "" : "txids differ"; };
+        out.push_back(std::move(b));
+    }
+    const std::string selected = sha256::CurrentMultiImplementation();
+    for (const auto& impl : sha256::MultiImplementations()) {
+        benchmark::Bench b;
+        b.table = TABLE;
+        b.name = "TXIDS_3000/" + impl.name;
+        b.impl = impl.name;
+        b.family = "multi";
+        b.bytes_per_op = blk.total;
+        b.not_run = impl.supported ? "" : impl.why_not;
+        const std::string name = impl.name;
+        auto got = std::make_shared<std::vector<unsigned char>>(32 * BLOCK_TXS);
+        b.setup = [name] { sha256::SetMultiImplementation(name); };
+        b.run = [&blk, got](uint64_t ops) {
+            for (uint64_t i = 0; i < ops; ++i) SHA256DMulti(got->data(), blk.tx.data(), blk.len.data(), BLOCK_TXS);
+        };
+        b.check = [name, &blk, want]() -> std::string {
+            if (!sha256::SetMultiImplementation(name)) return "cannot select " + name;
+            std::vector<unsigned char> got(32 * BLOCK_TXS);
+            SHA256DMulti(got.data(), blk.tx.data(), blk.len.data(), BLOCK_TXS);
+            return got == *want ? "" : "txids differ from CSHA256's";
+        };
+        out.push_back(std::move(b));
+    }
+    sha256::SetMultiImplementation(selected);
+}
+
+void Notes(std::vector<benchmark::Note>& out)
+{
+    const Block& blk = SyntheticBlock();
+    char text[200];
+    std::snprintf(text, sizeof(text), "%s; the block: %zu transactions, %zu bytes (mean %.0f): cycles per transaction = "
+                                      "cycles/byte x %.0f",
+                  sha256::AutoDetectMulti().c_str(), BLOCK_TXS, blk.total,
+                  static_cast<double>(blk.total) / BLOCK_TXS, static_cast<double>(blk.total) / BLOCK_TXS);
+    out.push_back({"Selected multi-buffer (SHA256Multi)", text, ""});
+}
+
+void Impls(std::vector<benchmark::ImplRow>& out)
+{
+    benchmark::AddFamily(out, "multi", sha256::MultiImplementations(), sha256::AutoDetectMulti());
+}
+
+const benchmark::Registrar registrar({"SHA256Multi", Rows, Notes, Impls});
+
+} // namespace

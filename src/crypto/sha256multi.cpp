@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: MIT
+// SHA256Multi / SHA256DMulti: many independent messages of any lengths at
+// once, one message per lane of an N-lane compression kernel (the D64 files'
+// TransformAvx512x16 and friends), scheduled like a job manager: a lane whose
+// message ends takes the next message at once, so lanes do not wait for the
+// longest message of a group. Built without -m flags: kernels are reached only
+// through the registry below, after the CPU check.
+#include <crypto/common.h>
+#include <crypto/sha256.h>
+#include <crypto/sha256_internal.h>
+#include <crypto/sha256d64.h>
+
+#include <compat/cpuid.h>
+
+#include <atomic>
+#include <cassert>
+#include <cstdio>
+#include <cstring>
+
+namespace sha256 {
+namespace {
+
+using SlicedFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
+using StreamsFn = void (*)(uint32_t* const* s, const unsigned char* const* blocks);
+
+#ifdef SHA256_D64_X86
+#define SHA256_MULTI_X86(fn) fn
+constexpr bool X86_KERNELS = true;
+#else
+#define SHA256_MULTI_X86(fn) nullptr
+constexpr bool X86_KERNELS = false;
+#endif
+
+struct MultiEntry {
+    const char* name;
+    int lanes;
+    uint32_t needs;
+    SlicedFn sliced;   // word-sliced N-lane kernel, or
+    StreamsFn streams; // N SHA-NI streams, or neither: the 1-way row
+    bool built;
+    const char* technique;
+};
+
+constexpr uint32_t SHANI_NEEDS = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
+
+// Order is AutoDetectMulti's preference, fastest first, from bench_bitcoin's
+// "txids of a block" table (doc/multi.md). The last row, the 1-way loop, runs
+// everywhere.
+constexpr MultiEntry MULTI_REGISTRY[] = {
+    {"avx512_16lane", 16, cpu::AVX512F | cpu::AVX512VL, SHA256_MULTI_X86(d64::TransformAvx512x16), nullptr,
+     X86_KERNELS, "AVX-512, one message per 32-bit lane of 16 (the D64 lane kernel)"},
+    {"shani_2stream", 2, SHANI_NEEDS, nullptr, SHA256_MULTI_X86(d64::TransformShani2), X86_KERNELS,
+     "SHA-NI, two messages as two interleaved streams"},
+    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_MULTI_X86(d64::TransformShani4), X86_KERNELS,
+     "SHA-NI, four messages as four interleaved streams"},
+    // The 1-way loop twice: with SHA-NI (the transform AutoDetect then picks,
+    // ~2.5 cycles/byte with CSHA256's overhead) it beats 8 AVX2 lanes (~3.2)
+    // and 4 SSE4.1 lanes; without SHA-NI it is slower than both.
+    {"oneway_shani", 1, SHANI_NEEDS, nullptr, nullptr, true,
+     "CSHA256 per message with the selected transform, preferred when the CPU has SHA-NI"},
+    {"avx2_8lane", 8, cpu::AVX2, SHA256_MULTI_X86(d64::TransformAvx2x8), nullptr, X86_KERNELS,
+     "AVX2, one message per 32-bit lane of 8"},
+    {"sse41_4lane", 4, cpu::SSE41 | cpu::SSSE3, SHA256_MULTI_X86(d64::TransformSse41x4), nullptr, X86_KERNELS,
+     "SSE4.1, one message per 32-bit lane of 4"},
+    {"oneway", 1, 0, nullptr, nullptr, true, "CSHA256 per message with the selected transform (as Bitcoin Core)"},
+    // After the 1-way loop, so never picked: it is here to run the lane
+    // scheduler with a 16-lane kernel (the AVX-512 algorithm) on every machine.
+    {"portable_16lane", 16, 0, d64::TransformPortable16, nullptr, true,
+     "16 lanes of GCC/Clang generic vectors (tests the 16-lane scheduling everywhere)"},
+};
+constexpr int MULTI_ROWS = sizeof(MULTI_REGISTRY) / sizeof(MULTI_REGISTRY[0]);
+constexpr int FindOneWay()
+{
+    for (int i = 0; i < MULTI_ROWS; ++i) {
+        if (MULTI_REGISTRY[i].lanes == 1 && MULTI_REGISTRY[i].needs == 0) return i;
+    }
+    return -1;
+}
+constexpr int ONEWAY_ROW = FindOneWay();
+static_assert(ONEWAY_ROW >= 0, "the 1-way row finishes what the lanes do not");
+constexpr int MAX_LANES = 16; // the widest row (SelfTestMulti hands out more messages than this)
+
+bool Runnable(const MultiEntry& e) { return detail::Runnable(e.needs, e.built); }
+
+std::atomic<int> g_multi{ONEWAY_ROW};
+
+// One lane's message: whole blocks read in place, then the last partial block
+// and the padding (one or two blocks) from a small buffer of its own.
+struct Job {
+    size_t msg;
+    const unsigned char* next; // next whole block of the message
+    size_t whole;              // whole blocks left
+    int pad_blocks;            // 1 or 2
+    int pad_next;              // padding blocks done
+    unsigned char pad[128];
+
+    void Start(size_t i, const unsigned char* p, size_t len)
+    {
+        msg = i;
+        next = p;
+        whole = len / 64;
+        const size_t rem = len % 64;
+        pad_blocks = rem < 56 ? 1 : 2;
+        if (rem) std::memcpy(pad, p + 64 * whole, rem);
+        pad[rem] = 0x80;
+        std::memset(pad + rem + 1, 0, 64 * static_cast<size_t>(pad_blocks) - 9 - rem);
+        WriteBE64(pad + 64 * pad_blocks - 8, static_cast<uint64_t>(len) << 3);
+        pad_next = 0;
+    }
+    const unsigned char* Block() const { return whole ? next : pad + 64 * pad_next; }
+    //! Past the block Block() returned; true when that was the message's last.
+    bool Advance()
+    {
+        if (whole) {
+            next += 64;
+            --whole;
+            return false;
+        }
+        return ++pad_next == pad_blocks;
+    }
+    //! The rest of the message through the 1-way transform.
+    void Finish(uint32_t* s)
+    {
+        if (whole) Transform(s, next, whole);
+        Transform(s, pad + 64 * pad_next, static_cast<size_t>(pad_blocks - pad_next));
+        whole = 0;
+        pad_next = pad_blocks;
+    }
+};
+
+// SHA-256 of 32 bytes, in place.
+void HashInPlace32(unsigned char* digest)
+{
+    CSHA256().Write(digest, 32).Finalize(digest);
+}
+
+// A harmless block for idle lanes (their results are never read).
+alignas(64) const unsigned char IDLE_BLOCK[64] = {};
+
+void WriteDigest(unsigned char* out, const uint32_t* s)
+{
+    for (int j = 0; j < 8; ++j) WriteBE32(out + 4 * j, s[j]);
+}
+
+// The kernel's state, in its own layout: word-sliced (st[j*N + lane]) or one
+// eight-word state per stream. N and the layout are template arguments so the
+// per-lane copies compile to straight stores.
+template <int N, bool SLICED>
+struct Lanes {
+    const MultiEntry& e;
+    uint32_t st[8 * N];
+    uint32_t* ptr[N];
+
+    explicit Lanes(const MultiEntry& entry) : e(entry)
+    {
+        for (int i = 0; i < N; ++i) ptr[i] = st + 8 * i;
+    }
+    uint32_t& At(int lane, int j) { return SLICED ? st[j * N + lane] : st[8 * lane + j]; }
+    void Set(int lane, const uint32_t* s)
+    {
+        for (int j = 0; j < 8; ++j) At(lane, j) = s[j];
+    }
+    void Get(int lane, uint32_t* s)
+    {
+        for (int j = 0; j < 8; ++j) s[j] = At(lane, j);
+    }
+    void Compress(const unsigned char* const* blocks)
+    {
+        if (SLICED) {
+            e.sliced(st, blocks);
+        } else {
+            e.streams(ptr, blocks);
+        }
+    }
+};
+
+void OneWay(unsigned char* out, const unsigned char* const* inputs, const size_t* sizes, size_t count)
+{
+    for (size_t i = 0; i < count; ++i) CSHA256().Write(inputs[i], sizes[i]).Finalize(out + 32 * i);
+}
+
+// The order messages go to the lanes: long ones (BIG bytes or more) first, so
+// that no long message is left running alone at the end, then the rest, each
+// group in input order. Two scans, no sort.
+class Feed
+{
+public:
+    static constexpr size_t BIG = 4096;
+    Feed(const size_t* sizes, size_t count) : sizes(sizes), count(count) {}
+    bool Next(size_t& i)
+    {
+        for (; big < count; ++big) {
+            if (sizes[big] >= BIG) {
+                i = big++;
+                return true;
+            }
+        }
+        for (; small < count; ++small) {
+            if (sizes[small] < BIG) {
+                i = small++;
+                return true;
+            }
+        }
+        return false;
+    }
+
+private:
+    const size_t* sizes;
+    size_t count;
+    size_t big{0}, small{0};
+};
+
+// Messages go to the lanes in Feed's order; when a message ends its lane takes
+// the next one. Once no message is left to hand out and fewer than half the lanes are
+// busy, a wide call costs more than the busy lanes' blocks through the 1-way
+// transform (measured with AVX-512 lanes and a SHA-NI transform: 7 busy lanes
+// of 16 cost about as much either way), so those finish 1-way.
+template <int n, bool SLICED>
+void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes,
+               size_t count)
+{
+    if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
+    Lanes<n, SLICED> lanes(e);
+    Job jobs[n];
+    bool busy[n] = {};
+    const unsigned char* blocks[n];
+    Feed feed(sizes, count);
+    bool more = true;
+    size_t m;
+    int nbusy = 0;
+    for (int i = 0; i < n && (more = feed.Next(m)); ++i) {
+        jobs[i].Start(m, inputs[m], sizes[m]);
+        lanes.Set(i, constants::IV);
+        busy[i] = true;
+        ++nbusy;
+    }
+    uint32_t s[8];
+    while (nbusy > 0) {
+        if (!more && nbusy * 2 < n) {
+            for (int i = 0; i < n; ++i) {
+                if (!busy[i]) continue;
+                lanes.Get(i, s);
+                jobs[i].Finish(s);
+                WriteDigest(out + 32 * jobs[i].msg, s);
+            }
+            return;
+        }
+        for (int i = 0; i < n; ++i) blocks[i] = busy[i] ? jobs[i].Block() : IDLE_BLOCK;
+        lanes.Compress(blocks);
+        for (int i = 0; i < n; ++i) {
+            if (!busy[i] || !jobs[i].Advance()) continue;
+            lanes.Get(i, s);
+            WriteDigest(out + 32 * jobs[i].msg, s);
+            if (more && (more = feed.Next(m))) {
+                jobs[i].Start(m, inputs[m], sizes[m]);
+                lanes.Set(i, constants::IV);
+            } else {
+                busy[i] = false;
+                --nbusy;
+            }
+        }
+    }
+}
+
+void Schedule(const MultiEntry& e, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes,
+              size_t count)
+{
+    if (e.sliced && e.lanes == 16) return ScheduleN<16, true>(e, out, inputs, sizes, count);
+    if (e.sliced && e.lanes == 8) return ScheduleN<8, true>(e, out, inputs, sizes, count);
+    if (e.sliced && e.lanes == 4) return ScheduleN<4, true>(e, out, inputs, sizes, count);
+    if (e.streams && e.lanes == 2) return ScheduleN<2, false>(e, out, inputs, sizes, count);
+    if (e.streams && e.lanes == 4) return ScheduleN<4, false>(e, out, inputs, sizes, count);
+    OneWay(out, inputs, sizes, count); // no kernel of that shape: the registry and this list disagree
+}
+
+void Run(int row, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes, size_t count)
+{
+    const MultiEntry& e = MULTI_REGISTRY[row];
+    if (e.lanes == 1) return OneWay(out, inputs, sizes, count);
+    Schedule(e, out, inputs, sizes, count);
+}
+
+// The second SHA-256 of DMulti: each 32-byte digest, in place. Safe with the
+// scheduler: a message is copied into its lane's padding buffer when the lane
+// takes it, before any digest is written.
+void SecondHash(int row, unsigned char* out, size_t count)
+{
+    constexpr size_t CHUNK = 256;
+    const unsigned char* in[CHUNK];
+    size_t len[CHUNK];
+    for (size_t k = 0; k < CHUNK; ++k) len[k] = 32;
+    for (size_t done = 0; done < count; done += CHUNK) {
+        const size_t m = count - done < CHUNK ? count - done : CHUNK;
+        for (size_t k = 0; k < m; ++k) in[k] = out + 32 * (done + k);
+        if (MULTI_REGISTRY[row].lanes == 1) {
+            for (size_t k = 0; k < m; ++k) HashInPlace32(out + 32 * (done + k));
+        } else {
+            Schedule(MULTI_REGISTRY[row], out + 32 * done, in, len, m);
+        }
+    }
+}
+
+#ifndef NDEBUG
+bool Overlaps(const unsigned char* out, size_t count, const unsigned char* const* inputs, const size_t* sizes)
+{
+    const unsigned char* out_end = out + 32 * count;
+    for (size_t i = 0; i < count; ++i) {
+        if (sizes[i] && inputs[i] < out_end && out < inputs[i] + sizes[i]) return true;
+    }
+    return false;
+}
+#endif
+
+int FindMulti(const std::string& name)
+{
+    for (int i = 0; i < MULTI_ROWS; ++i) {
+        if (name == MULTI_REGISTRY[i].name) return i;
+    }
+    return -1;
+}
+
+} // namespace
+
+std::vector<MultiImplementation> MultiImplementations()
+{
+    std::vector<MultiImplementation> out;
+    for (const auto& e : MULTI_REGISTRY) {
+        MultiImplementation impl;
+        detail::Describe(impl, e.name, e.needs, e.technique, e.built, /*assembly=*/false);
+        impl.lanes = e.lanes;
+        out.push_back(impl);
+    }
+    return out;
+}
+
+bool SetMultiImplementation(const std::string& name)
+{
+    const int i = FindMulti(name);
+    if (i < 0 || !Runnable(MULTI_REGISTRY[i])) return false;
+    g_multi.store(i, std::memory_order_relaxed);
+    return true;
+}
+
+std::string CurrentMultiImplementation() { return MULTI_REGISTRY[g_multi.load(std::memory_order_relaxed)].name; }
+
+bool SelfTestMulti(const std::string& name)
+{
+    const int row = FindMulti(name);
+    if (row < 0 || !Runnable(MULTI_REGISTRY[row])) return false;
+    // Every padding case (0, 55, 56, 63, 64, 119, 120 bytes...), messages
+    // ending at different blocks, more messages than lanes, misaligned.
+    static const size_t LENS[] = {0, 1, 3, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 200, 300, 1000};
+    constexpr size_t COUNT = 2 * MAX_LANES + 5;
+    static unsigned char data[1000 + 7];
+    for (size_t i = 0; i < sizeof(data); ++i) data[i] = static_cast<unsigned char>(i * 131 + 7);
+    const unsigned char* in[COUNT];
+    size_t len[COUNT];
+    for (size_t i = 0; i < COUNT; ++i) {
+        len[i] = LENS[(i * 7) % (sizeof(LENS) / sizeof(LENS[0]))];
+        in[i] = data + 1 + i % 7;
+    }
+    unsigned char got[32 * COUNT], want[32 * COUNT];
+    OneWay(want, in, len, COUNT);
+    Run(row, got, in, len, COUNT);
+    if (std::memcmp(got, want, sizeof(got)) != 0) return false;
+    for (size_t i = 0; i < COUNT; ++i) HashInPlace32(want + 32 * i);
+    SecondHash(row, got, COUNT);
+    return std::memcmp(got, want, sizeof(got)) == 0;
+}
+
+std::string AutoDetectMulti()
+{
+    for (int i = 0; i < MULTI_ROWS; ++i) {
+        const MultiEntry& e = MULTI_REGISTRY[i];
+        if (!Runnable(e)) continue;
+        if (SelfTestMulti(e.name)) {
+            g_multi.store(i, std::memory_order_relaxed);
+            return e.name;
+        }
+        std::fprintf(stderr, "sha256: multi-buffer implementation '%s' failed its self-test and will not be used\n",
+                     e.name);
+    }
+    g_multi.store(ONEWAY_ROW, std::memory_order_relaxed);
+    return MULTI_REGISTRY[ONEWAY_ROW].name;
+}
+
+} // namespace sha256
+
+void SHA256Multi(unsigned char* out, const unsigned char* const* inputs, const size_t* sizes, size_t count)
+{
+    assert(!sha256::Overlaps(out, count, inputs, sizes) && "SHA256Multi: out overlaps an input");
+    sha256::Run(sha256::g_multi.load(std::memory_order_relaxed), out, inputs, sizes, count);
+}
+
+void SHA256DMulti(unsigned char* out, const unsigned char* const* inputs, const size_t* sizes, size_t count)
+{
+    assert(!sha256::Overlaps(out, count, inputs, sizes) && "SHA256DMulti: out overlaps an input");
+    const int row = sha256::g_multi.load(std::memory_order_relaxed);
+    sha256::Run(row, out, inputs, sizes, count);
+    sha256::SecondHash(row, out, count);
+}

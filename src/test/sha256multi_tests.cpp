@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+// SHA256Multi / SHA256DMulti: every multi-buffer row this CPU supports against
+// CSHA256 (once and twice), on random sets of sizes and counts, misaligned and
+// aliasing inputs, inputs against guard pages, a few multi-megabyte messages,
+// and a mainnet transaction's known txid. Rows the CPU cannot run are named.
+#include <crypto/sha256.h>
+#include <crypto/sha256d64.h>
+#include <test/checkasm/checkasm.h>
+#include <test/util/common.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace {
+
+using test::Digest;
+
+std::vector<sha256::MultiImplementation> Supported()
+{
+    std::vector<sha256::MultiImplementation> out;
+    for (const auto& impl : sha256::MultiImplementations()) {
+        if (impl.supported) out.push_back(impl);
+    }
+    return out;
+}
+
+std::string NotRun()
+{
+    std::string out;
+    for (const auto& impl : sha256::MultiImplementations()) {
+        if (!impl.supported) out += (out.empty() ? "" : "; ") + impl.name + ": " + impl.why_not;
+    }
+    return out.empty() ? "none" : out;
+}
+
+class ScopedMulti
+{
+public:
+    explicit ScopedMulti(const std::string& name) : previous(sha256::CurrentMultiImplementation())
+    {
+        BOOST_REQUIRE_MESSAGE(sha256::SetMultiImplementation(name), "cannot select multi-buffer row " << name);
+    }
+    ~ScopedMulti() { sha256::SetMultiImplementation(previous); }
+
+private:
+    std::string previous;
+};
+
+Digest Once(const unsigned char* p, size_t n)
+{
+    Digest d;
+    CSHA256().Write(p, n).Finalize(d.data());
+    return d;
+}
+
+Digest Twice(const unsigned char* p, size_t n)
+{
+    Digest d = Once(p, n);
+    CSHA256().Write(d.data(), 32).Finalize(d.data());
+    return d;
+}
+
+// Hashes the set with SHA256Multi and SHA256DMulti; returns the number of wrong digests.
+int Check(const std::vector<const unsigned char*>& in, const std::vector<size_t>& len)
+{
+    const size_t n = in.size();
+    std::vector<unsigned char> out(32 * n + 1), dout(32 * n + 1);
+    // Output misaligned by one.
+    SHA256Multi(out.data() + 1, in.data(), len.data(), n);
+    SHA256DMulti(dout.data() + 1, in.data(), len.data(), n);
+    int bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (std::memcmp(out.data() + 1 + 32 * i, Once(in[i], len[i]).data(), 32) != 0) ++bad;
+        if (std::memcmp(dout.data() + 1 + 32 * i, Twice(in[i], len[i]).data(), 32) != 0) ++bad;
+    }
+    return bad;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(sha256multi_tests)
+
+BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
+{
+    const auto impls = sha256::MultiImplementations();
+    BOOST_REQUIRE(!impls.empty());
+    std::set<std::string> names;
+    for (const auto& impl : impls) {
+        BOOST_CHECK_MESSAGE(names.insert(impl.name).second, "duplicate row " << impl.name);
+        BOOST_CHECK(impl.lanes >= 1 && impl.lanes <= 16);
+        BOOST_CHECK_MESSAGE(impl.supported == impl.why_not.empty(), impl.name << ": why_not='" << impl.why_not << "'");
+        BOOST_CHECK(!impl.supported || impl.built);
+        BOOST_TEST_MESSAGE("  " << impl.name << " (" << impl.lanes << " lanes): needs " << impl.needs << ", "
+                                << (impl.supported ? "supported" : impl.why_not));
+    }
+    // A 1-way row that runs everywhere: SHA256Multi always has a way.
+    bool one_way = false;
+    for (const auto& impl : impls) one_way |= impl.supported && impl.needs_mask == 0 && impl.lanes == 1;
+    BOOST_CHECK(one_way);
+    // AutoDetect picks the first supported row that passes its self-test.
+    std::string first;
+    for (const auto& impl : impls) {
+        if (!impl.supported) continue;
+        BOOST_CHECK(sha256::SelfTestMulti(impl.name));
+        if (first.empty()) first = impl.name;
+    }
+    const std::string picked = sha256::AutoDetectMulti();
+    BOOST_CHECK_EQUAL(picked, first);
+    BOOST_CHECK(!sha256::SetMultiImplementation("no_such_row"));
+    BOOST_CHECK_EQUAL(sha256::CurrentMultiImplementation(), picked);
+    BOOST_TEST_MESSAGE("  AutoDetectMulti: " << picked << "; not run: " << NotRun());
+}
+
+// Random sets: counts 0..100, sizes 0..2000, each input misaligned by 0..63.
+BOOST_AUTO_TEST_CASE(random_sets_against_csha256)
+{
+    test::Rng rng(0x5eed);
+    std::vector<unsigned char> pool(200000);
+    rng.Fill(pool.data(), pool.size());
+    for (const auto& impl : Supported()) {
+        ScopedMulti use(impl.name);
+        int bad = 0, sets = 0;
+        for (size_t count = 0; count <= 100; count += 1 + count / 8) {
+            for (int rep = 0; rep < 3; ++rep, ++sets) {
+                std::vector<const unsigned char*> in;
+                std::vector<size_t> len;
+                for (size_t i = 0; i < count; ++i) {
+                    const size_t n = rng.Next() % 2001;
+                    const size_t off = rng.Next() % 64 + 64 * (rng.Next() % 1000);
+                    in.push_back(pool.data() + off);
+                    len.push_back(n);
+                }
+                bad += Check(in, len);
+            }
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " wrong digests");
+        BOOST_TEST_MESSAGE("  " << impl.name << ": " << sets << " random sets of 0..100 messages of 0..2000 bytes: "
+                                << (bad ? "FAILED" : "ok"));
+    }
+    BOOST_TEST_MESSAGE("  not run: " << NotRun());
+}
+
+// Every length around the padding boundaries, all at once (one ends in every
+// lane at a different block), then the same message many times (aliasing).
+BOOST_AUTO_TEST_CASE(padding_boundaries_and_aliasing)
+{
+    std::vector<unsigned char> data(300);
+    for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>(i * 7 + 1);
+    for (const auto& impl : Supported()) {
+        ScopedMulti use(impl.name);
+        std::vector<const unsigned char*> in;
+        std::vector<size_t> len;
+        for (size_t n = 0; n <= 260; ++n) {
+            in.push_back(data.data() + (n % 40));
+            len.push_back(n);
+        }
+        int bad = Check(in, len);
+        std::vector<const unsigned char*> same(50, data.data() + 3);
+        std::vector<size_t> same_len(50, 119);
+        bad += Check(same, same_len);
+        // Zero-length messages may come as null pointers.
+        std::vector<const unsigned char*> nulls(20, nullptr);
+        std::vector<size_t> zeros(20, 0);
+        bad += Check(nulls, zeros);
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " wrong digests");
+        BOOST_TEST_MESSAGE("  " << impl.name << ": lengths 0..260, aliasing, null empty messages: " << (bad ? "FAILED" : "ok"));
+    }
+}
+
+// A few large messages (64 KiB to 4 MiB) among small ones: the long ones end
+// after every short one, so they finish through the 1-way transform.
+BOOST_AUTO_TEST_CASE(large_messages)
+{
+    std::vector<unsigned char> big(4 * 1024 * 1024 + 64);
+    test::Rng rng(0xb16);
+    rng.Fill(big.data(), big.size());
+    for (const auto& impl : Supported()) {
+        ScopedMulti use(impl.name);
+        std::vector<const unsigned char*> in;
+        std::vector<size_t> len;
+        const size_t sizes[] = {65536, 4 * 1024 * 1024, 100, 300001, 0, 65537, 5, 1048576 + 17};
+        for (size_t i = 0; i < 24; ++i) {
+            in.push_back(big.data() + (i * 13) % 64);
+            len.push_back(sizes[i % 8] > 1000 && i >= 8 ? 1000 + i : sizes[i % 8]);
+        }
+        const int bad = Check(in, len);
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " wrong digests");
+        BOOST_TEST_MESSAGE("  " << impl.name << ": messages of 64 KiB to 4 MiB among short ones: " << (bad ? "FAILED" : "ok"));
+    }
+}
+
+// No read outside an input: each ends exactly at a PROT_NONE page, or starts right after one.
+BOOST_AUTO_TEST_CASE(guard_pages)
+{
+    using Flush = test::GuardedBuffer::Flush;
+    for (const auto& impl : Supported()) {
+        ScopedMulti use(impl.name);
+        int bad = 0;
+        for (Flush flush : {Flush::End, Flush::Begin}) {
+            std::vector<std::unique_ptr<test::GuardedBuffer>> bufs;
+            std::vector<const unsigned char*> in;
+            std::vector<size_t> len;
+            for (size_t n : {2, 1, 55, 56, 63, 64, 65, 119, 120, 128, 129, 200, 1000, 4096, 33, 64, 17, 640}) {
+                bufs.push_back(std::make_unique<test::GuardedBuffer>(n, flush));
+                for (size_t k = 0; k < n; ++k) bufs.back()->begin()[k] = static_cast<unsigned char>(k * 3 + n);
+                in.push_back(bufs.back()->begin());
+                len.push_back(n);
+            }
+            bad += Check(in, len);
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " wrong digests");
+        BOOST_TEST_MESSAGE("  " << impl.name << ": inputs against guard pages: " << (bad ? "FAILED" : "ok"));
+    }
+}
+
+// The lane kernels SHA256Multi drives, through the ABI trampoline: callee-saved
+// registers, stack, direction flag and upper vector state are as the ABI wants.
+BOOST_AUTO_TEST_CASE(kernels_keep_the_abi)
+{
+#if defined(__x86_64__) && defined(SHA256_D64_X86)
+    struct Kernel {
+        const char* row;
+        void (*sliced)(uint32_t*, const unsigned char* const*);
+        int lanes;
+    };
+    const Kernel kernels[] = {{"avx512_16lane", sha256::d64::TransformAvx512x16, 16},
+                              {"avx2_8lane", sha256::d64::TransformAvx2x8, 8},
+                              {"sse41_4lane", sha256::d64::TransformSse41x4, 4},
+                              {"portable_16lane", sha256::d64::TransformPortable16, 16}};
+    std::set<std::string> supported;
+    for (const auto& impl : Supported()) supported.insert(impl.name);
+    unsigned char block[64 + 1];
+    for (int i = 0; i < 65; ++i) block[i] = static_cast<unsigned char>(i);
+    for (const auto& k : kernels) {
+        if (!supported.count(k.row)) continue;
+        uint32_t st[8 * 16] = {}, want[8 * 16] = {};
+        const unsigned char* blocks[16];
+        for (int i = 0; i < 16; ++i) blocks[i] = block + 1;
+        k.sliced(want, blocks);
+        // The trampoline passes three integer arguments; the kernel reads the first two.
+        const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(k.sliced)),
+                                                  st, reinterpret_cast<const unsigned char*>(blocks), 0, true);
+        std::string why;
+        for (const auto& f : r.failures) {
+            // As for the D64 kernels (sha256d64_tests.cpp): compiled code may leave zmm16-31 and opmask state.
+            if (f == "zmm16-31 left in use" || f == "opmask registers left in use") continue;
+            why += f + "; ";
+        }
+        if (std::memcmp(st, want, sizeof(st)) != 0) why += "state differs from a direct call; ";
+        BOOST_CHECK_MESSAGE(why.empty(), k.row << ": " << why);
+        BOOST_TEST_MESSAGE("  " << k.row << ": lane kernel through the ABI trampoline: " << (why.empty() ? "ok" : why));
+    }
+#else
+    BOOST_TEST_MESSAGE("  no x86-64 lane kernels in this build: nothing to check");
+#endif
+}
+
+// A real transaction: the coinbase of the genesis block (204 bytes, as
+// serialized on the wire). Its txid is the genesis block's Merkle root,
+// 4a5e1e4b...a33b, which merkle_tests also checks against the block header.
+BOOST_AUTO_TEST_CASE(mainnet_txid)
+{
+    const std::vector<unsigned char> tx = test::ParseHex(
+        "01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff4d04ffff001d0104455468652054"
+        "696d65732030332f4a616e2f32303039204368616e63656c6c6f72206f6e206272696e6b206f66207365636f6e64206261696c6f7574"
+        "20666f722062616e6b73ffffffff0100f2052a01000000434104678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea"
+        "1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac00000000");
+    BOOST_REQUIRE_EQUAL(tx.size(), 204u);
+    const std::string txid = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
+    for (const auto& impl : Supported()) {
+        ScopedMulti use(impl.name);
+        // Among other messages, so every lane-count takes the wide path.
+        std::vector<const unsigned char*> in(40, tx.data());
+        std::vector<size_t> len(40, tx.size());
+        std::vector<unsigned char> out(32 * 40);
+        SHA256DMulti(out.data(), in.data(), len.data(), in.size());
+        int bad = 0;
+        for (size_t i = 0; i < in.size(); ++i) {
+            unsigned char rev[32];
+            for (int k = 0; k < 32; ++k) rev[k] = out[32 * i + 31 - k]; // txids display byte-reversed
+            if (test::Hex(rev, 32) != txid) ++bad;
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " of 40 txids differ from " << txid);
+        BOOST_TEST_MESSAGE("  " << impl.name << ": genesis coinbase -> " << txid << ": " << (bad ? "FAILED" : "ok"));
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
