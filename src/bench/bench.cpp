@@ -7,12 +7,16 @@
 #include <bench/report.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <map>
 #include <memory>
 #include <regex>
+#include <thread>
+
+#include <sched.h>
 
 namespace benchmark {
 namespace {
@@ -32,6 +36,7 @@ constexpr double BATCH_NS = 20000;
 
 struct Timing {
     std::vector<double> ns_per_op; // one sample per round
+    std::vector<double> aggregate_ns_per_op; // -threads=N: one sample per round
     double best_ticks_per_op{0};
     uint64_t batch_ops{1};
     uint64_t batches_per_slice{1};
@@ -64,8 +69,40 @@ double Median(std::vector<double> v)
     return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// One slice on `threads` threads at once: the calling thread runs b.run, the
+// others private closures from b.make_run (made before the start, so no thread
+// allocates while another is timed). All start together; the sample is the
+// wall time from the start to the last thread's end over all ops done.
+double ThreadedSlice(const Bench& b, const Timing& t, int threads)
+{
+    const uint64_t ops = t.batches_per_slice * t.batch_ops;
+    std::vector<std::function<void(uint64_t)>> runs;
+    for (int i = 1; i < threads; ++i) runs.push_back(b.make_run());
+    std::atomic<int> ready{0};
+    std::atomic<bool> go{false};
+    std::vector<uint64_t> end(threads, 0);
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i) {
+        pool.emplace_back([&, i] {
+            ready.fetch_add(1);
+            while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+            runs[i - 1](ops);
+            end[i] = NowNs();
+        });
+    }
+    while (ready.load() < threads - 1) std::this_thread::yield();
+    const uint64_t start = NowNs();
+    go.store(true, std::memory_order_release);
+    b.run(ops);
+    end[0] = NowNs();
+    for (auto& th : pool) th.join();
+    const uint64_t last = *std::max_element(end.begin(), end.end());
+    return double(last - start) / (double(ops) * threads);
+}
+
 // Measure: the live rows of one table in interleaved rounds, then each row's
-// result check. Timings are indexed like `rows`.
+// result check. Timings are indexed like `rows`. With -threads=N each row's
+// turn in a round is a one-thread slice, then the same on N threads.
 std::vector<Timing> MeasureTable(const Selection& sel, const Options& opts, int rounds)
 {
     std::vector<Timing> timing(sel.rows.size());
@@ -93,13 +130,14 @@ std::vector<Timing> MeasureTable(const Selection& sel, const Options& opts, int 
                 if (t.best_ticks_per_op == 0 || per_op < t.best_ticks_per_op) t.best_ticks_per_op = per_op;
             }
             t.ns_per_op.push_back(double(NowNs() - n0) / (t.batches_per_slice * t.batch_ops));
+            if (opts.threads > 1 && b.make_run) t.aggregate_ns_per_op.push_back(ThreadedSlice(b, t, opts.threads));
         }
     }
     return timing;
 }
 
 // Every derived figure from the median of rounds (except the labelled best batch).
-TableResult Derive(const Selection& sel, std::vector<Timing> timing, const ClockCalibration& clk)
+TableResult Derive(const Selection& sel, std::vector<Timing> timing, const ClockCalibration& clk, int threads)
 {
     TableResult out;
     out.table = sel.table;
@@ -129,6 +167,13 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
             r.cycles_per_byte = r.cycles_per_op / double(b.bytes_per_op);
             r.best_batch_cycles_per_byte = timing[i].best_ticks_per_op * clk.core_per_tick() / double(b.bytes_per_op);
         }
+        r.threads = threads;
+        if (threads > 1 && !timing[i].aggregate_ns_per_op.empty()) {
+            r.aggregate_samples_ns = std::move(timing[i].aggregate_ns_per_op);
+            const double agg = Median(r.aggregate_samples_ns);
+            r.aggregate_mb_per_s = agg > 0 ? double(b.bytes_per_op) / agg * 1e3 : 0;
+            r.efficiency_pct = agg > 0 ? r.median_ns / (threads * agg) * 100 : 0;
+        }
         out.rows.push_back(r);
     }
     double base_ns = 0;
@@ -143,6 +188,33 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
     }
     return out;
 }
+
+} // namespace
+
+std::string AffinityList(int* count)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    std::string out;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) {
+        const unsigned hw = std::thread::hardware_concurrency();
+        if (count) *count = hw ? static_cast<int>(hw) : 1;
+        return "unknown";
+    }
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+        if (!CPU_ISSET(c, &set)) continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set)) ++e;
+        out += (out.empty() ? "" : ",") + std::to_string(c) + (e > c ? "-" + std::to_string(e) : "");
+        n += e - c + 1;
+        c = e;
+    }
+    if (count) *count = n;
+    return out;
+}
+
+namespace {
 
 std::string UtcNow()
 {
@@ -249,6 +321,8 @@ int RunAll(const Options& opts)
     info.filter = opts.filter;
     info.min_time_ms = opts.min_time_ms;
     info.rounds = opts.sanity_check ? 1 : opts.rounds;
+    info.threads = opts.threads;
+    info.cpus = AffinityList(nullptr);
     info.machine = DescribeMachine(MeasureClock());
     info.build = DescribeBuild();
     info.notes = AllNotes();
@@ -259,7 +333,7 @@ int RunAll(const Options& opts)
     std::vector<TableResult> results;
     int failures = 0;
     for (const auto& sel : selection) {
-        results.push_back(Derive(sel, MeasureTable(sel, opts, info.rounds), info.machine.clock));
+        results.push_back(Derive(sel, MeasureTable(sel, opts, info.rounds), info.machine.clock, opts.threads));
         for (const Result& r : results.back().rows) failures += r.status == "failed";
         WriteMarkdownTable(stdout, results.back(), info.machine.emulated);
     }

@@ -27,7 +27,22 @@ struct Bench {
     std::function<void()> setup;            //!< before each timed slice (e.g. select the transform)
     std::function<void(uint64_t ops)> run;  //!< the timed work
     std::function<std::string()> check;    //!< after a run: "" if the result is right, else what is wrong
+    //! For -threads=N: the same work as `run` over private outputs (inputs are
+    //! read-only and shared), one closure per extra thread. Rows without it are
+    //! measured on one thread only.
+    std::function<std::function<void(uint64_t ops)>()> make_run;
 };
+
+//! Keeps a result the compiler could otherwise drop (a run whose output nobody reads).
+inline void Keep(const void* p)
+{
+#if defined(__GNUC__)
+    __asm__ volatile("" : : "r"(p) : "memory");
+#else
+    static volatile const void* sink;
+    sink = p;
+#endif
+}
 
 //! A fact printed above the tables ("label: text"); with a build_key it is also
 //! that field of the JSON "build" object.
@@ -101,9 +116,13 @@ struct Options {
     uint64_t min_time_ms{500};
     int rounds{10};
     bool sanity_check{false};
+    int threads{1};          //!< -threads: every row also runs on this many threads at once
     std::string output_csv;
     std::string output_json;
 };
+
+//! The CPUs this process may run on (sched_getaffinity), as "0-3,6", and their count.
+std::string AffinityList(int* count);
 
 //! Selection: the rows of one table that will be shown, in registration order.
 struct Selection {
@@ -129,6 +148,10 @@ struct Result {
     double best_batch_cycles_per_byte{0};
     bool have_speed{false};          //!< speed_pct is meaningful (the baseline ran)
     double speed_pct{0};
+    int threads{1};                  //!< with -threads=N > 1: N, and the figures below
+    std::vector<double> aggregate_samples_ns; //!< per round: wall time / (N x ops per thread)
+    double aggregate_mb_per_s{0};    //!< all threads together, from the median round
+    double efficiency_pct{0};        //!< aggregate / (N x one thread), from the medians
     bool measured() const { return !samples_ns.empty(); }
 };
 

@@ -29,6 +29,9 @@ void Usage()
         "  -output-csv=<file>    Also write the results as CSV\n"
         "  -output-json=<file>   Also write the results as JSON (schema in doc/benchmarking.md)\n"
         "  -sanity-check         Run each benchmark once and check its digest (for make check / CI)\n"
+        "  -threads=<n>|all      Also run every row on n threads at once (all: one per CPU this process\n"
+        "                        may run on; at most 4 per CPU), each over private data: the table adds\n"
+        "                        the threads' aggregate MB/s and the efficiency against n x one thread\n"
         "\n"
         "Each option may be given once. Numbers are plain decimal digits. Output files are\n"
         "written whole or not at all (temporary file renamed into place).\n"
@@ -72,7 +75,8 @@ int main(int argc, char** argv)
         const std::string value = has_value ? arg.substr(eq + 1) : "";
         if (key == "-h" || key == "-?") key = "-help";
         static const std::set<std::string> KNOWN = {"-help", "-list", "-list-impls", "-filter", "-min-time",
-                                                     "-rounds", "-output-csv", "-output-json", "-sanity-check"};
+                                                     "-rounds", "-output-csv", "-output-json", "-sanity-check",
+                                                     "-threads"};
         if (!KNOWN.count(key)) {
             std::fprintf(stderr, "Error: unknown option '%s'; see -help\n", argv[i]);
             return 1;
@@ -114,6 +118,19 @@ int main(int argc, char** argv)
                 return 1;
             }
             opts.rounds = static_cast<int>(n);
+        } else if (key == "-threads") {
+            int cpus = 1;
+            const std::string list = benchmark::AffinityList(&cpus);
+            const uint64_t most = 4 * static_cast<uint64_t>(cpus);
+            if (value == "all") {
+                n = static_cast<uint64_t>(cpus);
+            } else if (!ParseDecimal(value, 1, most, n)) {
+                std::fprintf(stderr, "Error: -threads=%s: expected 'all' or plain decimal digits, 1..%llu (4 per CPU this "
+                                     "process may run on: %d, CPUs %s)\n",
+                             value.c_str(), static_cast<unsigned long long>(most), cpus, list.c_str());
+                return 1;
+            }
+            opts.threads = static_cast<int>(n);
         } else if (key == "-output-csv") {
             opts.output_csv = value;
         } else if (key == "-output-json") {

@@ -96,6 +96,12 @@ void WriteMarkdownHeader(std::FILE* f, const RunInfo& info)
         std::fprintf(f, "EMULATED CPU: %s. Timings under emulation are not measurements of any CPU; use this run "
                         "for correctness only\n", m.emulated.c_str());
     }
+    if (info.threads > 1) {
+        std::fprintf(f, "Threads: %d at once on CPUs %s (-threads): each row runs one slice on one thread, then the "
+                        "same on %d threads over private outputs; aggregate MB/s = all threads together, efficiency = "
+                        "aggregate / (%d x one thread)\n",
+                     info.threads, info.cpus.c_str(), info.threads, info.threads);
+    }
     if (info.sanity_check) {
         std::fprintf(f, "Mode: -sanity-check (each benchmark runs one op and checks its result; timings are not meaningful)\n");
     } else {
@@ -111,19 +117,31 @@ void WriteMarkdownHeader(std::FILE* f, const RunInfo& info)
 void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& emulated)
 {
     std::fprintf(f, "### %s%s\n\n", t.table.c_str(), emulated.empty() ? "" : " (EMULATED CPU: not measurements)");
-    std::fprintf(f, "| Impl | median | spread | MB/s | cycles/byte | speed%% | best cyc/B |\n");
-    std::fprintf(f, "|------|-------:|-------:|-----:|------------:|-------:|-----------:|\n");
+    const int threads = t.rows.empty() ? 1 : t.rows.front().threads;
+    const std::string nt = std::to_string(threads);
+    if (threads > 1) {
+        std::fprintf(f, "| Impl | median | spread | MB/s | cycles/byte | speed%% | best cyc/B | %s threads: MB/s | efficiency |\n",
+                     nt.c_str());
+        std::fprintf(f, "|------|-------:|-------:|-----:|------------:|-------:|-----------:|-----:|-----:|\n");
+    } else {
+        std::fprintf(f, "| Impl | median | spread | MB/s | cycles/byte | speed%% | best cyc/B |\n");
+        std::fprintf(f, "|------|-------:|-------:|-----:|------------:|-------:|-----------:|\n");
+    }
     for (const Result& r : t.rows) {
         const char* impl = r.bench->impl.c_str();
+        const std::string extra = threads <= 1 ? ""
+                                  : r.aggregate_samples_ns.empty()
+                                      ? " - | - |"
+                                      : " " + Fixed(r.aggregate_mb_per_s, 1) + " | " + Fixed(r.efficiency_pct, 1) + "% |";
         if (!r.measured()) {
-            std::fprintf(f, "| %s | - | - | - | - | %s | - |\n", impl, NotRunText(r.reason).c_str());
+            std::fprintf(f, "| %s | - | - | - | - | %s | - |%s\n", impl, NotRunText(r.reason).c_str(), extra.c_str());
             continue;
         }
-        std::fprintf(f, "| %s | %s | \xc2\xb1%s%% | %s | %s | %s | %s |%s\n", impl, FormatNs(r.median_ns).c_str(),
+        std::fprintf(f, "| %s | %s | \xc2\xb1%s%% | %s | %s | %s | %s |%s%s\n", impl, FormatNs(r.median_ns).c_str(),
                      Fixed(r.spread_pct, 1).c_str(), Fixed(r.mb_per_s, 1).c_str(),
                      r.have_cycles ? Fixed(r.cycles_per_byte, 2).c_str() : "n/a",
                      r.have_speed ? Fixed(r.speed_pct, 1).c_str() : "n/a",
-                     r.have_cycles ? Fixed(r.best_batch_cycles_per_byte, 2).c_str() : "n/a",
+                     r.have_cycles ? Fixed(r.best_batch_cycles_per_byte, 2).c_str() : "n/a", extra.c_str(),
                      r.status == "ok" ? "" : (" WRONG RESULT: " + r.reason).c_str());
     }
     std::fprintf(f, "\n");
@@ -200,6 +218,7 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     options["filter"] = info.filter;
     options["min_time_ms"] = info.min_time_ms;
     options["rounds"] = info.rounds;
+    options["threads"] = info.threads;
     j["options"] = options;
 
     Json impls = Json::array();
@@ -237,6 +256,14 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                 row["speed_pct"] = r.have_speed ? Json(Round(r.speed_pct, 3)) : Json(nullptr);
                 row["best_batch_cycles_per_byte"] =
                     r.have_cycles ? Json(Round(r.best_batch_cycles_per_byte, 4)) : Json(nullptr);
+                if (r.threads > 1 && !r.aggregate_samples_ns.empty()) {
+                    Json agg = Json::array();
+                    for (double x : r.aggregate_samples_ns) agg.push_back(Round(x, 3));
+                    row["threads"] = r.threads;
+                    row["aggregate_samples_ns"] = agg;
+                    row["aggregate_mb_per_s"] = Round(r.aggregate_mb_per_s, 3);
+                    row["efficiency_pct"] = Round(r.efficiency_pct, 2);
+                }
             }
             results.push_back(row);
         }

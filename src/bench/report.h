@@ -20,6 +20,8 @@ struct RunInfo {
     std::string filter;
     uint64_t min_time_ms{0};
     int rounds{0};
+    int threads{1};       //!< -threads
+    std::string cpus;     //!< the CPUs the process may run on ("0-1")
     Machine machine;
     Build build;
     std::vector<Note> notes;

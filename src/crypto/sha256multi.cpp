@@ -280,24 +280,46 @@ void Run(int row, unsigned char* out, const unsigned char* const* inputs, const 
     Schedule(e, out, inputs, sizes, count);
 }
 
-// The second SHA-256 of DMulti: each 32-byte digest, in place. Safe with the
-// scheduler: a message is copied into its lane's padding buffer when the lane
-// takes it, before any digest is written.
-void SecondHash(int row, unsigned char* out, size_t count)
+// The second SHA-256 of DMulti: each 32-byte digest, in place. Every message
+// is one block (the digest, then fixed padding), so lanes need no scheduling:
+// n digests at a time go straight to the kernel; the last few go 1-way.
+template <int n, bool SLICED>
+void SecondHashN(const MultiEntry& e, unsigned char* out, size_t count)
 {
-    constexpr size_t CHUNK = 256;
-    const unsigned char* in[CHUNK];
-    size_t len[CHUNK];
-    for (size_t k = 0; k < CHUNK; ++k) len[k] = 32;
-    for (size_t done = 0; done < count; done += CHUNK) {
-        const size_t m = count - done < CHUNK ? count - done : CHUNK;
-        for (size_t k = 0; k < m; ++k) in[k] = out + 32 * (done + k);
-        if (MULTI_REGISTRY[row].lanes == 1) {
-            for (size_t k = 0; k < m; ++k) HashInPlace32(out + 32 * (done + k));
-        } else {
-            Schedule(MULTI_REGISTRY[row], out + 32 * done, in, len, m);
+    Lanes<n, SLICED> lanes(e);
+    unsigned char blocks[n][64];
+    const unsigned char* ptrs[n];
+    for (int i = 0; i < n; ++i) {
+        std::memset(blocks[i] + 32, 0, 32);
+        blocks[i][32] = 0x80;
+        blocks[i][62] = 0x01; // bit length 256, big-endian
+        ptrs[i] = blocks[i];
+    }
+    uint32_t s[8];
+    size_t done = 0;
+    for (; done + n <= count; done += n) {
+        for (int i = 0; i < n; ++i) {
+            std::memcpy(blocks[i], out + 32 * (done + i), 32);
+            lanes.Set(i, constants::IV);
+        }
+        lanes.Compress(ptrs);
+        for (int i = 0; i < n; ++i) {
+            lanes.Get(i, s);
+            WriteDigest(out + 32 * (done + i), s);
         }
     }
+    for (; done < count; ++done) HashInPlace32(out + 32 * done);
+}
+
+void SecondHash(int row, unsigned char* out, size_t count)
+{
+    const MultiEntry& e = MULTI_REGISTRY[row];
+    if (e.sliced && e.lanes == 16) return SecondHashN<16, true>(e, out, count);
+    if (e.sliced && e.lanes == 8) return SecondHashN<8, true>(e, out, count);
+    if (e.sliced && e.lanes == 4) return SecondHashN<4, true>(e, out, count);
+    if (e.streams && e.lanes == 2) return SecondHashN<2, false>(e, out, count);
+    if (e.streams && e.lanes == 4) return SecondHashN<4, false>(e, out, count);
+    for (size_t i = 0; i < count; ++i) HashInPlace32(out + 32 * i);
 }
 
 #ifndef NDEBUG

@@ -64,6 +64,20 @@ for f in -help -list -list-impls -sanity-check; do
   expect nonzero "takes no value" "bench: $f=x is rejected" -- "$B" "$f=x"
 done
 expect nonzero "not a valid regular expression" "bench: a bad regex is rejected" -- "$B" "-filter=("
+# -threads: 1..4 per CPU the process may run on, or all; each row also runs on N threads.
+for v in 0 abc -1 ' 2' 2x 99999 1e3; do
+  expect nonzero "expected 'all' or plain decimal" "bench: -threads='$v' is rejected" -- "$B" $QUICK "-threads=$v"
+done
+expect nonzero "needs a value" "bench: an empty -threads= is rejected" -- "$B" $QUICK -threads=
+expect nonzero "more than once" "bench: a repeated -threads is rejected" -- "$B" $QUICK -threads=2 -threads=2
+expect 0 "^Threads: 2 at once on CPUs " "bench: -threads=2 -sanity-check runs, the header says so" -- \
+  "$B" $QUICK -threads=2 -output-json="$tmp/threads.json"
+expect 0 "2 threads: MB/s | efficiency" "bench: ... and the table has the aggregate columns" -- "$B" $QUICK -threads=2
+expect 0 "^Threads: .* at once on CPUs " "bench: -threads=all runs" -- "$B" $QUICK -threads=all
+expect 0 '"efficiency_pct"' "bench: ... the JSON rows carry threads, aggregate MB/s and efficiency" -- cat "$tmp/threads.json"
+"$B" $QUICK > "$tmp/one-thread.md" 2>&1
+expect 0 "^| Impl | median | spread | MB/s | cycles/byte | speed% | best cyc/B |\$" "bench: without -threads the table is as before" -- cat "$tmp/one-thread.md"
+absent "Threads:" "bench: ... and the header has no Threads line"
 expect nonzero "matches no benchmark" "bench: a filter matching nothing is an error" -- "$B" -filter=nothing-matches-this
 
 # Output files: refused before any benchmark runs, never half-written.
