@@ -51,13 +51,15 @@ constexpr MultiEntry MULTI_REGISTRY[] = {
      X86_KERNELS, "AVX-512, one message per 32-bit lane of 16 (the D64 lane kernel)"},
     {"shani_2stream", 2, SHANI_NEEDS, nullptr, SHA256_MULTI_X86(d64::TransformShani2), X86_KERNELS,
      "SHA-NI, two messages as two interleaved streams"},
-    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_MULTI_X86(d64::TransformShani4), X86_KERNELS,
-     "SHA-NI, four messages as four interleaved streams"},
     // The 1-way loop twice: with SHA-NI (the transform AutoDetect then picks,
-    // ~2.5 cycles/byte with CSHA256's overhead) it beats 8 AVX2 lanes (~3.2)
+    // ~2.5 cycles/byte with CSHA256's overhead) it beats 8 AVX2 lanes (~3.7)
     // and 4 SSE4.1 lanes; without SHA-NI it is slower than both.
     {"oneway_shani", 1, SHANI_NEEDS, nullptr, nullptr, true,
      "CSHA256 per message with the selected transform, preferred when the CPU has SHA-NI"},
+    // Four SHA-NI streams spill registers (16 xmm): with g++ 12 slower than
+    // the 1-way loop (3.1 against 2.5 cycles/byte), with clang 14 faster (2.3).
+    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_MULTI_X86(d64::TransformShani4), X86_KERNELS,
+     "SHA-NI, four messages as four interleaved streams"},
     {"avx2_8lane", 8, cpu::AVX2, SHA256_MULTI_X86(d64::TransformAvx2x8), nullptr, X86_KERNELS,
      "AVX2, one message per 32-bit lane of 8"},
     {"sse41_4lane", 4, cpu::SSE41 | cpu::SSSE3, SHA256_MULTI_X86(d64::TransformSse41x4), nullptr, X86_KERNELS,
