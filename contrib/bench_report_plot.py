@@ -61,7 +61,8 @@ def panels(data, path):
                     per_round = [100.0 * med / m for m in mine]
             else:
                 per_round = [speed]
-            bars.append((row["impl"], speed, min(per_round + [speed]), max(per_round + [speed])))
+            bars.append((row["impl"], speed, min(per_round + [speed]), max(per_round + [speed]),
+                         row.get("family") == "reference"))
         if bars:
             result.append((table, bars))
     if not result:
@@ -98,17 +99,17 @@ def _plot(json_path, png_path):
     except ImportError:
         raise ResultsError("python3-matplotlib is not installed (contrib/install-deps.sh installs it); "
                            "report.png not written")
-    ours = {r["name"] for r in data["implementations"]}
     heights = [0.9 + 0.42 * len(bars) for _, bars in groups]
     fig, axes = plt.subplots(len(groups), 1, figsize=(9.5, sum(heights) + 1.4), squeeze=False,
                              gridspec_kw={"height_ratios": heights})
-    top = max(hi for _, bars in groups for _, _, _, hi in bars)
     for ax, (table, bars) in zip(axes[:, 0], groups):
         names = [b[0] for b in bars]
         speeds = [b[1] for b in bars]
-        err = [[s - lo for _, s, lo, _ in bars], [hi - s for _, s, _, hi in bars]]
+        err = [[s - lo for _, s, lo, _, _ in bars], [hi - s for _, s, _, hi, _ in bars]]
         ys = list(range(len(bars)))
-        colors = [REF_COLOR if b[0] not in ours else OUR_COLOR for b in bars]
+        colors = [REF_COLOR if b[4] else OUR_COLOR for b in bars]
+        # Each panel its own scale: speed% runs from ~100 to ~1200 across tables.
+        top = max(max(hi for _, _, _, hi, _ in bars), 100.0)
         ax.barh(ys, speeds, xerr=err, color=colors, ecolor="#222222", capsize=3, height=0.62)
         ax.axvline(100, color="#c44e52", linewidth=1.4, linestyle="--", zorder=3)
         ax.set_yticks(ys)
@@ -118,10 +119,10 @@ def _plot(json_path, png_path):
         ax.set_title(table, fontsize=10, loc="left")
         ax.grid(axis="x", color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
-        for y, (_, s, _, hi) in zip(ys, bars):
+        for y, (_, s, _, hi, _) in zip(ys, bars):
             ax.text(hi + top * 0.012, y, f"{s:.1f}", va="center", fontsize=8)
-    axes[-1, 0].set_xlabel("speed% (portable transform = 100, dashed line); bars: median of rounds, "
-                           "whiskers: lowest to highest round; grey: reference, not ours", fontsize=8.5)
+    axes[-1, 0].set_xlabel("speed% (each table's 100% row = 100, dashed line); bars: median of rounds, "
+                           "whiskers: lowest to highest round; grey: a reference (OpenSSL, the 1-way loop), not a registry row", fontsize=8)
     fig.suptitle(title_of(data), fontsize=10.5)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     tmp = png_path + ".tmp.png"
