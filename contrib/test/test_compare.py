@@ -452,9 +452,12 @@ class ReportTests(unittest.TestCase, OneLineError):
         groups = bench_report_plot.panels(doc, self.data)
         self.assertEqual([t for t, _ in groups], list(dict.fromkeys(r["table"] for r in doc["results"])))
         for _, bars in groups:
-            for impl, speed, lo, hi in bars:
+            for impl, speed, lo, hi, reference in bars:
                 self.assertLessEqual(lo, speed)
                 self.assertGreaterEqual(hi, speed)
+                # Grey (a reference) exactly for the rows of the reference family, e.g. OpenSSL.
+                row = next(r for r in doc["results"] if r["impl"] == impl and r["status"] == "ok")
+                self.assertEqual(reference, row["family"] == "reference", impl)
             base = [b for b in bars if b[1] == 100.0]
             self.assertTrue(base, "each table has its 100% row")
 
