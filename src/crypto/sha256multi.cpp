@@ -88,19 +88,19 @@ bool Runnable(const MultiEntry& e) { return detail::Runnable(e.needs, e.built); 
 std::atomic<int> g_multi{ONEWAY_ROW};
 
 // One lane's message: whole blocks read in place, then the last partial block
-// and the padding (one or two blocks) from a small buffer of its own.
+// and the padding (one or two blocks) from a small buffer of its own. The
+// scheduler walks each lane with a cursor (cur) and a count of blocks to the
+// next event (left): the end of the whole blocks, or of the message.
 struct Job {
     size_t msg;
-    const unsigned char* next; // next whole block of the message
-    size_t whole;              // whole blocks left
-    int pad_blocks;            // 1 or 2
-    int pad_next;              // padding blocks done
+    size_t whole;   // whole blocks of the message
+    int pad_blocks; // 1 or 2
+    bool in_pad;    // the cursor is in pad
     unsigned char pad[128];
 
     void Start(size_t i, const unsigned char* p, size_t len)
     {
         msg = i;
-        next = p;
         whole = len / 64;
         const size_t rem = len % 64;
         pad_blocks = rem < 56 ? 1 : 2;
@@ -114,26 +114,7 @@ struct Job {
         for (; k < rem; ++k) pad[k] = src[k];
         pad[rem] = 0x80;
         WriteBE64(pad + 64 * pad_blocks - 8, static_cast<uint64_t>(len) << 3);
-        pad_next = 0;
-    }
-    const unsigned char* Block() const { return whole ? next : pad + 64 * pad_next; }
-    //! Past the block Block() returned; true when that was the message's last.
-    bool Advance()
-    {
-        if (whole) {
-            next += 64;
-            --whole;
-            return false;
-        }
-        return ++pad_next == pad_blocks;
-    }
-    //! The rest of the message through the 1-way transform.
-    void Finish(uint32_t* s)
-    {
-        if (whole) Transform(s, next, whole);
-        Transform(s, pad + 64 * pad_next, static_cast<size_t>(pad_blocks - pad_next));
-        whole = 0;
-        pad_next = pad_blocks;
+        in_pad = whole == 0;
     }
 };
 
@@ -229,52 +210,73 @@ void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* con
                size_t count)
 {
     if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
+    constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
     Lanes<n, SLICED> lanes(e);
     Job jobs[n];
-    bool busy[n] = {};
-    const unsigned char* blocks[n];
+    const unsigned char* cur[n];
+    size_t left[n];
+    size_t step[n]; // 64, or 0 for an idle lane (it stays on IDLE_BLOCK)
     Feed feed(sizes, count);
     bool more = true;
     size_t m;
     int nbusy = 0;
-    for (int i = 0; i < n && (more = feed.Next(m)); ++i) {
+    auto take = [&](int i) {
         jobs[i].Start(m, inputs[m], sizes[m]);
         lanes.Set(i, constants::IV);
-        busy[i] = true;
-        ++nbusy;
+        cur[i] = jobs[i].in_pad ? jobs[i].pad : inputs[m];
+        left[i] = jobs[i].in_pad ? static_cast<size_t>(jobs[i].pad_blocks) : jobs[i].whole;
+        step[i] = 64;
+        // A new message's bytes are usually in no cache yet: fetch the first
+        // block and the tail of the message PREFETCH_AHEAD places later in
+        // input order (Feed's order, but for the long ones) meanwhile.
+        const size_t ahead = m + PREFETCH_AHEAD;
+        if (ahead < count && sizes[ahead]) {
+            __builtin_prefetch(inputs[ahead]);
+            __builtin_prefetch(inputs[ahead] + 63);
+            __builtin_prefetch(inputs[ahead] + sizes[ahead] - 1);
+        }
+    };
+    for (int i = 0; i < n; ++i) {
+        if (more && (more = feed.Next(m))) {
+            take(i);
+            ++nbusy;
+        } else {
+            cur[i] = IDLE_BLOCK;
+            left[i] = IDLE;
+            step[i] = 0;
+        }
     }
     uint32_t s[8];
     while (nbusy > 0) {
         if (!more && nbusy * 2 < n) {
             for (int i = 0; i < n; ++i) {
-                if (!busy[i]) continue;
+                if (!step[i]) continue;
                 lanes.Get(i, s);
-                jobs[i].Finish(s);
+                Transform(s, cur[i], left[i]);
+                if (!jobs[i].in_pad) Transform(s, jobs[i].pad, static_cast<size_t>(jobs[i].pad_blocks));
                 WriteDigest(out + 32 * jobs[i].msg, s);
             }
             return;
         }
-        for (int i = 0; i < n; ++i) blocks[i] = busy[i] ? jobs[i].Block() : IDLE_BLOCK;
-        lanes.Compress(blocks);
+        lanes.Compress(cur);
         for (int i = 0; i < n; ++i) {
-            if (!busy[i] || !jobs[i].Advance()) continue;
+            cur[i] += step[i];
+            if (--left[i] != 0) continue;
+            if (!jobs[i].in_pad) {
+                // Whole blocks done: on to the tail and padding.
+                jobs[i].in_pad = true;
+                cur[i] = jobs[i].pad;
+                left[i] = static_cast<size_t>(jobs[i].pad_blocks);
+                continue;
+            }
             lanes.Get(i, s);
             WriteDigest(out + 32 * jobs[i].msg, s);
             if (more && (more = feed.Next(m))) {
-                jobs[i].Start(m, inputs[m], sizes[m]);
-                lanes.Set(i, constants::IV);
-                // A new message's bytes are usually in no cache yet: fetch the
-                // first block and the tail of the message PREFETCH_AHEAD places
-                // later in input order (Feed's order, but for the long ones)
-                // while the lanes hash the current ones.
-                const size_t ahead = m + PREFETCH_AHEAD;
-                if (ahead < count && sizes[ahead]) {
-                    __builtin_prefetch(inputs[ahead]);
-                    __builtin_prefetch(inputs[ahead] + 63);
-                    __builtin_prefetch(inputs[ahead] + sizes[ahead] - 1);
-                }
+                take(i);
             } else {
-                busy[i] = false;
+                cur[i] = IDLE_BLOCK;
+                left[i] = IDLE;
+                step[i] = 0;
                 --nbusy;
             }
         }
