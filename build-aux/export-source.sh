@@ -28,8 +28,10 @@ if git rev-parse --is-inside-work-tree > /dev/null 2>&1 && [ "$(git rev-parse --
   done | LC_ALL=C sort > "$list"
   commit=$(git describe --always --dirty 2> /dev/null || echo unknown)
 else
-  # A tarball: copy everything but what an in-tree configure/make produces.
-  find . -type f ! -path './build*' ! -path './autom4te.cache/*' ! -name '*.o' ! -name '*.lo' \
+  # A tarball (or a copy made by this script): everything but the two commands'
+  # build directories and what an in-tree configure/make produces. build-aux/
+  # stays: its m4 macros and scripts are sources.
+  find . -type f ! -path './build/*' ! -path './build-test/*' ! -path './autom4te.cache/*' ! -name '*.o' ! -name '*.lo' \
     ! -name '*.la' ! -name '*.a' ! -name 'config.status' ! -name 'config.log' ! -name 'Makefile' \
     ! -name 'libtool' ! -name 'sha256bench-config.h' ! -name 'stamp-h1' ! -path '*/.deps/*' ! -path '*/.libs/*' \
     | sed 's|^\./||' | LC_ALL=C sort > "$list"
