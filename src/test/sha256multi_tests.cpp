@@ -10,8 +10,13 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <memory>
+
+#include <sys/wait.h>
+#include <unistd.h>
 #include <set>
 #include <vector>
 
@@ -287,6 +292,41 @@ BOOST_AUTO_TEST_CASE(mainnet_txid)
         BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " of 40 txids differ from " << txid);
         BOOST_TEST_MESSAGE("  " << impl.name << ": genesis coinbase -> " << txid << ": " << (bad ? "FAILED" : "ok"));
     }
+}
+
+// out overlapping an input is a caller's bug: builds without NDEBUG stop on it
+// (assert), in a child process here so the test can watch it abort.
+BOOST_AUTO_TEST_CASE(overlapping_output_is_caught)
+{
+#ifndef NDEBUG
+    for (bool twice : {false, true}) {
+        std::fflush(nullptr);
+        const pid_t pid = fork();
+        BOOST_REQUIRE(pid >= 0);
+        if (pid == 0) {
+            // The child's assert message would clutter the log: silence stderr.
+            if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(3);
+            // Boost.Test's handler would report the abort as this test's failure, from the child.
+            std::signal(SIGABRT, SIG_DFL);
+            std::vector<unsigned char> buf(200);
+            const unsigned char* in[2] = {buf.data() + 40, buf.data() + 120};
+            const size_t len[2] = {50, 50};
+            if (twice) {
+                SHA256DMulti(buf.data(), in, len, 2); // out = buf[0..64) overlaps in[0] = buf[40..90)
+            } else {
+                SHA256Multi(buf.data(), in, len, 2);
+            }
+            _exit(0);
+        }
+        int status = 0;
+        BOOST_REQUIRE_EQUAL(waitpid(pid, &status, 0), pid);
+        BOOST_CHECK_MESSAGE(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+                            (twice ? "SHA256DMulti" : "SHA256Multi") << " with out overlapping an input did not abort");
+    }
+    BOOST_TEST_MESSAGE("  out overlapping an input: SHA256Multi and SHA256DMulti abort (assert)");
+#else
+    BOOST_TEST_MESSAGE("  built with NDEBUG: the overlap check is compiled out, nothing to check");
+#endif
 }
 
 BOOST_AUTO_TEST_SUITE_END()
