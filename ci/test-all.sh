@@ -97,7 +97,7 @@ record_counts() { # record_counts <step> <log> <prefix> <exit code>
     record "$1" "${c% *}" 1 "exit $4 although every check passed; see ${2#$top/}"
   else
     # The reason: the log's first failing check, then where the log is.
-    first=$(grep -m1 -E '^ *(FAIL|not ok)' "$2" | sed 's/^ *//' | cut -c1-90)
+    first=$(grep -m1 -E '^ *([a-z0-9-]+: )?(FAIL|not ok)' "$2" | sed 's/^ *//' | cut -c1-240)
     record "$1" "${c% *}" "${c#* }" "${first:+$first; }see ${2#$top/}"
   fi
 }
