@@ -151,7 +151,8 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& e
 std::string CsvText(const std::vector<TableResult>& tables)
 {
     std::string s = "table,name,impl,family,baseline,status,reason,bytes_per_op,rounds,median_ns,min_ns,max_ns,"
-                    "spread_pct,mb_per_s,cycles_per_op,cycles_per_byte,speed_pct,best_batch_cycles_per_byte,samples_ns\n";
+                    "spread_pct,mb_per_s,cycles_per_op,cycles_per_byte,speed_pct,best_batch_cycles_per_byte,samples_ns,"
+                    "threads,aggregate_mb_per_s,efficiency_pct\n";
     for (const auto& t : tables) {
         for (const Result& r : t.rows) {
             const Bench& b = *r.bench;
@@ -159,7 +160,7 @@ std::string CsvText(const std::vector<TableResult>& tables)
                  (b.baseline ? "true" : "false") + "," + CsvField(r.status) + "," + CsvField(r.reason) + "," +
                  std::to_string(b.bytes_per_op) + ",";
             if (!r.measured()) {
-                s += "0,,,,,,,,,,\n";
+                s += "0,,,,,,,,,,,,,\n";
                 continue;
             }
             std::string samples;
@@ -169,7 +170,13 @@ std::string CsvText(const std::vector<TableResult>& tables)
                  (r.have_cycles ? Fixed(r.cycles_per_op, 1) : "") + "," +
                  (r.have_cycles ? Fixed(r.cycles_per_byte, 4) : "") + "," +
                  (r.have_speed ? Fixed(r.speed_pct, 2) : "") + "," +
-                 (r.have_cycles ? Fixed(r.best_batch_cycles_per_byte, 4) : "") + "," + CsvField(samples) + "\n";
+                 (r.have_cycles ? Fixed(r.best_batch_cycles_per_byte, 4) : "") + "," + CsvField(samples) + ",";
+            // -threads=N: the same three figures as the JSON rows, empty on one thread.
+            if (r.threads > 1 && !r.aggregate_samples_ns.empty()) {
+                s += std::to_string(r.threads) + "," + Fixed(r.aggregate_mb_per_s, 3) + "," + Fixed(r.efficiency_pct, 2) + "\n";
+            } else {
+                s += ",,\n";
+            }
         }
     }
     return s;

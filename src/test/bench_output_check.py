@@ -155,6 +155,14 @@ def check_csv(csv_path, json_path):
         if "median_ns" in j:
             need(close(float(c["median_ns"]), j["median_ns"]), f"CSV line {line}: median_ns differs from the JSON")
             need(len(c["samples_ns"].split()) == len(j["samples_ns"]), f"CSV line {line}: samples differ")
+            if "efficiency_pct" in j:
+                need(c["threads"] == str(j["threads"]), f"CSV line {line}: threads {c['threads']!r} != JSON {j['threads']}")
+                for key in ("aggregate_mb_per_s", "efficiency_pct"):
+                    need(c[key] != "" and close(float(c[key]), j[key], rel=1e-3),
+                         f"CSV line {line}: {key} {c[key]!r} differs from the JSON's {j[key]}")
+            else:
+                need(c["threads"] == c["aggregate_mb_per_s"] == c["efficiency_pct"] == "",
+                     f"CSV line {line}: thread figures without -threads in the JSON")
         else:
             need(c["median_ns"] == "", f"CSV line {line}: not run, yet a median")
     print(f"csv ok: {len(body)} rows")

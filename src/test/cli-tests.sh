@@ -143,6 +143,10 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   expect 0 "json ok" "bench: measured JSON: every round's sample; median-derived MB/s, cycles, speed%" -- \
     python3 "$C" json "$tmp/m.json" --rounds=3 --mode=measured
   expect 0 "csv ok" "bench: measured CSV holds the JSON's rows" -- python3 "$C" csv "$tmp/m.csv" "$tmp/m.json"
+  "$B" -filter=SHA256_64B/ -rounds=1 -min-time=5 -threads=2 -output-json="$tmp/t.json" -output-csv="$tmp/t.csv" > /dev/null 2>&1
+  expect 0 "csv ok" "bench: -threads=2 CSV has the JSON's threads, aggregate MB/s and efficiency" -- \
+    python3 "$C" csv "$tmp/t.csv" "$tmp/t.json"
+  expect 0 ',2,[0-9.]*,[0-9.]*$' "bench: ... filled in on measured rows" -- cat "$tmp/t.csv"
   # The environment may hold bytes that are not UTF-8; the JSON stays valid.
   env OPENSSL_ia32cap="$(printf '\377\376x')" "$B" $QUICK -output-json="$tmp/u.json" > /dev/null 2>&1
   expect 0 "json ok" "bench: JSON is valid UTF-8 with a non-UTF-8 OPENSSL_ia32cap" -- python3 "$C" json "$tmp/u.json"
