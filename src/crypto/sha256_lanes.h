@@ -18,8 +18,9 @@
 // The lanes class provides: V, N, Add, Xor, And, Or, ShR<n>, ShL<n>, Set1,
 // LoadBlocks(w, p) (16 big-endian words of lane i from p[i]), LoadContiguous(w, in)
 // (lane i at in + 64*i) and StoreContiguous(out, s) (8 big-endian words of lane i
-// at out + 32*i). Rotr, Xor3, Ch and Maj have portable defaults in LanesBase
-// that an instruction set may replace (AVX-512: vprord, vpternlogd).
+// at out + 32*i). Rotr, Xor3, Ch, Maj and Table have portable defaults in
+// LanesBase that an instruction set may replace (AVX-512: vprord, vpternlogd,
+// broadcast loads).
 #ifndef SHA256BENCH_CRYPTO_SHA256_LANES_H
 #define SHA256BENCH_CRYPTO_SHA256_LANES_H
 
@@ -71,6 +72,8 @@ struct LanesBase {
     static inline V Ch(V e, V f, V g) { return D::Xor(g, D::And(e, D::Xor(f, g))); }
     template <class V>
     static inline V Maj(V a, V b, V c) { return D::Or(D::And(a, b), D::And(c, D::Or(a, b))); }
+    // Word i of a constant table (K, the padding block's W+K) in every lane.
+    static inline auto Table(const uint32_t* table, int i) { return D::Set1(table[i]); }
     template <class V>
     static inline void LoadContiguous(V* w, const unsigned char* in)
     {
@@ -99,6 +102,7 @@ struct Lanes {
     static SHA256_LANES_INLINE V Add(V a, V b, V c) { return L::Add(L::Add(a, b), c); }
     static SHA256_LANES_INLINE V Add(V a, V b, V c, V d) { return L::Add(L::Add(a, b), L::Add(c, d)); }
     static SHA256_LANES_INLINE V C(uint32_t x) { return L::Set1(x); }
+    static SHA256_LANES_INLINE V T(const uint32_t* table, int i) { return L::Table(table, i); }
 
     static SHA256_LANES_INLINE V Sigma0(V a) { return L::Xor3(L::template Rotr<2>(a), L::template Rotr<13>(a), L::template Rotr<22>(a)); }
     static SHA256_LANES_INLINE V Sigma1(V e) { return L::Xor3(L::template Rotr<6>(e), L::template Rotr<11>(e), L::template Rotr<25>(e)); }
@@ -150,7 +154,7 @@ struct Lanes {
         for (int i = 16; i < 64; i += 8) {
             V kw[8];
 #pragma GCC unroll 8
-            for (int j = 0; j < 8; ++j) kw[j] = Add(Expand(w, i + j), C(K[i + j]));
+            for (int j = 0; j < 8; ++j) kw[j] = Add(Expand(w, i + j), T(K, i + j));
             Round8(t, kw, side, r0 + i);
         }
     }
@@ -165,7 +169,7 @@ struct Lanes {
         for (int i = 0; i < 16; i += 8) {
             V kw[8];
 #pragma GCC unroll 8
-            for (int j = 0; j < 8; ++j) kw[j] = Add(w[i + j], C(K[i + j]));
+            for (int j = 0; j < 8; ++j) kw[j] = Add(w[i + j], T(K, i + j));
             Round8(t, kw, side, r0 + i);
         }
         Rounds16to63(t, w, side, r0);
@@ -202,7 +206,7 @@ struct Lanes {
         for (int i = 0; i < 64; i += 8) {
             V kw[8];
 #pragma GCC unroll 8
-            for (int j = 0; j < 8; ++j) kw[j] = C(PAD64_KW.v[i + j]);
+            for (int j = 0; j < 8; ++j) kw[j] = T(PAD64_KW.v, i + j);
             Round8(t, kw, side, 64 + i);
         }
         for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
@@ -216,7 +220,7 @@ struct Lanes {
         for (int j = 0; j < 8; ++j) t[j] = C(IV[j]);
         {
             V kw[8];
-            for (int j = 0; j < 8; ++j) kw[j] = Add(w[j], C(K[j]));
+            for (int j = 0; j < 8; ++j) kw[j] = Add(w[j], T(K, j));
             Round8(t, kw, side, r0);
             for (int j = 0; j < 8; ++j) kw[j] = C(K[8 + j] + PAD32[j]);
             Round8(t, kw, side, r0 + 8);
@@ -226,45 +230,45 @@ struct Lanes {
         {
             V kw[8];
             w[0] = Add(sigma0(w[1]), w[0]);
-            kw[0] = Add(w[0], C(K[16]));
+            kw[0] = Add(w[0], T(K, 16));
             w[1] = Add(sigma0(w[2]), w[1], C(Csigma1(256)));
-            kw[1] = Add(w[1], C(K[17]));
+            kw[1] = Add(w[1], T(K, 17));
             w[2] = Add(sigma1(w[0]), sigma0(w[3]), w[2]);
-            kw[2] = Add(w[2], C(K[18]));
+            kw[2] = Add(w[2], T(K, 18));
             w[3] = Add(sigma1(w[1]), sigma0(w[4]), w[3]);
-            kw[3] = Add(w[3], C(K[19]));
+            kw[3] = Add(w[3], T(K, 19));
             w[4] = Add(sigma1(w[2]), sigma0(w[5]), w[4]);
-            kw[4] = Add(w[4], C(K[20]));
+            kw[4] = Add(w[4], T(K, 20));
             w[5] = Add(sigma1(w[3]), sigma0(w[6]), w[5]);
-            kw[5] = Add(w[5], C(K[21]));
+            kw[5] = Add(w[5], T(K, 21));
             w[6] = Add(sigma1(w[4]), sigma0(w[7]), w[6], C(256));
-            kw[6] = Add(w[6], C(K[22]));
+            kw[6] = Add(w[6], T(K, 22));
             w[7] = Add(sigma1(w[5]), w[0], w[7], C(Csigma0(0x80000000)));
-            kw[7] = Add(w[7], C(K[23]));
+            kw[7] = Add(w[7], T(K, 23));
             Round8(t, kw, side, r0 + 16);
             w[8] = Add(sigma1(w[6]), w[1], C(0x80000000));
-            kw[0] = Add(w[8], C(K[24]));
+            kw[0] = Add(w[8], T(K, 24));
             w[9] = Add(sigma1(w[7]), w[2]);
-            kw[1] = Add(w[9], C(K[25]));
+            kw[1] = Add(w[9], T(K, 25));
             w[10] = Add(sigma1(w[8]), w[3]);
-            kw[2] = Add(w[10], C(K[26]));
+            kw[2] = Add(w[10], T(K, 26));
             w[11] = Add(sigma1(w[9]), w[4]);
-            kw[3] = Add(w[11], C(K[27]));
+            kw[3] = Add(w[11], T(K, 27));
             w[12] = Add(sigma1(w[10]), w[5]);
-            kw[4] = Add(w[12], C(K[28]));
+            kw[4] = Add(w[12], T(K, 28));
             w[13] = Add(sigma1(w[11]), w[6]);
-            kw[5] = Add(w[13], C(K[29]));
+            kw[5] = Add(w[13], T(K, 29));
             w[14] = Add(sigma1(w[12]), w[7], C(Csigma0(256)));
-            kw[6] = Add(w[14], C(K[30]));
+            kw[6] = Add(w[14], T(K, 30));
             w[15] = Add(sigma1(w[13]), w[8], sigma0(w[0]), C(256));
-            kw[7] = Add(w[15], C(K[31]));
+            kw[7] = Add(w[15], T(K, 31));
             Round8(t, kw, side, r0 + 24);
         }
 #pragma GCC unroll 4
         for (int i = 32; i < 64; i += 8) {
             V kw[8];
 #pragma GCC unroll 8
-            for (int j = 0; j < 8; ++j) kw[j] = Add(Expand(w, i + j), C(K[i + j]));
+            for (int j = 0; j < 8; ++j) kw[j] = Add(Expand(w, i + j), T(K, i + j));
             Round8(t, kw, side, r0 + i);
         }
         for (int j = 0; j < 8; ++j) t[j] = Add(t[j], C(IV[j]));
