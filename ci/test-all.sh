@@ -4,7 +4,8 @@
 # then builds and tests every configuration a reviewer relies on, all under
 # build-test/ (logs in build-test/logs/), ending with "N passed, N failed":
 #   contrib tools' tests (check-order.py, compare.py); bench-compare.sh's honesty checks (ab-honesty.sh)
-#   yasm build: make check (NIST + checkasm + CLI + qemu CPU models), bench -sanity-check, make distcheck
+#   yasm build: make check (NIST + checkasm + CLI + qemu CPU models), bench -sanity-check, make distcheck;
+#     the D64, multi-buffer and Merkle tests again with both preference orders (SHA256BENCH_SHANI_OVERLAP)
 #   nasm build with -std=c++20; clang++ build with the test-only registry row (ci/extra-row.sh); portable-only builds (--with-asm=no with a NIST path
 #   holding a space and quotes and CPPFLAGS holding a double quote; -DDISABLE_OPTIMIZED_SHA256)
 #   an aarch64 cross build under qemu-aarch64 -cpu max, also with ARM features hidden
@@ -195,6 +196,15 @@ if [ $rc -eq 0 ]; then
   make_check yasm
   run "yasm: bench -sanity-check" "$logdir/yasm-bench.log" "$bt/yasm/src/bench/bench_bitcoin" -sanity-check; rc=$?
   record_step "yasm: bench_bitcoin -sanity-check" $rc "see build-test/logs/yasm-bench.log"
+  # Both D64 and multi-buffer orders, whatever this CPU's SHA unit measures:
+  # 0 keeps the registry's, 4 puts the wide_sha rows (4 SHA-NI streams) first.
+  for ov in 0 4; do
+    run "yasm: SHA-NI overlap $ov" "$logdir/yasm-overlap-$ov.log" env SHA256BENCH_SHANI_OVERLAP=$ov \
+      "$bt/yasm/src/test/test_bitcoin" --run_test=sha256d64_tests,sha256multi_tests,merkle_tests \
+      --log_level=message --report_level=short --color_output=no; rc=$?
+    grep -E "AutoDetect(D64|Multi)" "$logdir/yasm-overlap-$ov.log" | head -2 | sed 's/^ */    /'
+    record_boost "yasm: D64, multi and Merkle tests at SHA256BENCH_SHANI_OVERLAP=$ov" "$logdir/yasm-overlap-$ov.log" $rc
+  done
 fi
 
 echo "== bench-compare.sh honesty: the tree against itself, and against a scratch copy with a slowdown"

@@ -10,6 +10,8 @@
 #include <crypto/sha256.h>
 #include <uint256.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -198,6 +200,21 @@ void Notes(std::vector<benchmark::Note>& out)
 {
     out.push_back({"Selected SHA256D64", sha256::AutoDetectD64() + "; fixed-size double SHA-256: " +
                                              sha256::CurrentFixedImplementation(), ""});
+    // Why the D64 and multi-buffer orders are what they are on this CPU.
+    const double overlap = sha256::ShaniOverlap();
+    const bool wide = overlap >= sha256::WIDE_SHA_OVERLAP;
+    char text[320];
+    if (overlap <= 0) {
+        std::snprintf(text, sizeof(text), "none (no SHA-NI): the registry order");
+    } else {
+        std::snprintf(text, sizeof(text),
+                      "%.2f sha256rnds2 at once (latency / issue interval, %s); %s %.0f, so %s", overlap,
+                      std::getenv("SHA256BENCH_SHANI_OVERLAP") ? "set by SHA256BENCH_SHANI_OVERLAP" : "measured",
+                      wide ? "at least" : "below", sha256::WIDE_SHA_OVERLAP,
+                      wide ? "the wide_sha rows (SHA-NI streams) lead the D64 and multi-buffer orders"
+                           : "the registry order");
+    }
+    out.push_back({"SHA-NI overlap", text, ""});
 }
 
 void Impls(std::vector<benchmark::ImplRow>& out)

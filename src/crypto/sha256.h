@@ -130,9 +130,26 @@ struct D64Implementation {
     bool supported;        //!< built and this CPU has what it needs
     std::string why_not;   //!< empty when supported, otherwise the reason
     D64Fn fn;              //!< nullptr when not built
+    bool wide_sha;         //!< leads the order on a CPU with a wide SHA unit (below)
 };
 
-/** Every D64 implementation, in AutoDetectD64's order of preference. */
+/** How many sha256rnds2 this CPU's SHA unit works on at once: the latency of one
+ *  over the interval at which independent ones issue (3.9-4.1 measured on AMD
+ *  Zen 4; Intel Sapphire Rapids' measured 3.9 and 2.9 cycles give ~1.35).
+ *  Measured once, on first use, in some tens of microseconds; 0 on a CPU
+ *  without SHA-NI (or with it hidden). SHA256BENCH_SHANI_OVERLAP=<decimal> in
+ *  the environment replaces the measurement (to reproduce another CPU's
+ *  order); a malformed value stops the program. */
+double ShaniOverlap();
+
+/** From this overlap on, interleaved SHA-NI streams (four keep the unit busy)
+ *  beat the wider vector rows (measured on AMD Zen 4: doc/d64.md, doc/multi.md),
+ *  so the rows marked wide_sha lead the D64 and multi-buffer preference orders. */
+constexpr double WIDE_SHA_OVERLAP = 3.0;
+
+/** Every D64 implementation, in AutoDetectD64's order of preference on this CPU:
+ *  the registry's order, with the wide_sha rows first when ShaniOverlap() is at
+ *  least WIDE_SHA_OVERLAP. */
 std::vector<D64Implementation> D64Implementations();
 
 /** Make SHA256D64 start with `name` (then narrower supported rows, then a 1-way
@@ -182,8 +199,10 @@ struct MultiImplementation {
     bool built;
     bool supported;
     std::string why_not;
+    bool wide_sha; //!< leads the order on a CPU with a wide SHA unit, as for D64
 };
-/** Every multi-buffer row, in AutoDetectMulti's order of preference. */
+/** Every multi-buffer row, in AutoDetectMulti's order of preference on this CPU
+ *  (the registry's, with the wide_sha rows first as for D64). */
 std::vector<MultiImplementation> MultiImplementations();
 /** False (and no change) for an unknown name or one this CPU cannot run. */
 bool SetMultiImplementation(const std::string& name);

@@ -7,6 +7,7 @@
 #include <crypto/sha256.h>
 #include <crypto/sha256_constants.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -40,6 +41,29 @@ void Describe(Row& row, const char* name, uint32_t needs, const char* technique,
     row.why_not = !built ? NotBuiltReason(needs, assembly)
                   : !row.supported ? "CPU lacks " + cpu::FeatureNames(needs & ~cpu::Features())
                                    : std::string();
+}
+
+/** Row numbers of a registry (an array of rows with `wide_rank`: 0, or the
+ *  row's place among the wide_sha rows from 1) in this CPU's order of
+ *  preference: as listed, except that when ShaniOverlap() is at least
+ *  WIDE_SHA_OVERLAP the wide_sha rows move to the front, by rank. */
+template <class Row, size_t N>
+std::vector<int> PreferenceOrder(const Row (&rows)[N])
+{
+    std::vector<int> order;
+    if (ShaniOverlap() >= WIDE_SHA_OVERLAP) {
+        for (int rank = 1; rank <= static_cast<int>(N); ++rank) {
+            for (size_t i = 0; i < N; ++i) {
+                if (rows[i].wide_rank == rank) order.push_back(static_cast<int>(i));
+            }
+        }
+    }
+    for (size_t i = 0; i < N; ++i) {
+        if (std::find(order.begin(), order.end(), static_cast<int>(i)) == order.end()) {
+            order.push_back(static_cast<int>(i));
+        }
+    }
+    return order;
 }
 
 struct Candidate {

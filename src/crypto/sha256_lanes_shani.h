@@ -161,32 +161,6 @@ inline void D64(unsigned char* out, const unsigned char* in)
     for (int s = 0; s < S; ++s) StoreDigest(out + 32 * s, st[s]);
 }
 
-// a..h as CSHA256 keeps them <-> ABEF/CDGH.
-inline State FromWords(const uint32_t* s)
-{
-    const __m128i t = _mm_shuffle_epi32(Load(s), 0xb1);     // b a d c
-    const __m128i u = _mm_shuffle_epi32(Load(s + 4), 0x1b); // h g f e
-    return {_mm_alignr_epi8(t, u, 8), _mm_blend_epi16(u, t, 0xf0)};
-}
-inline void ToWords(uint32_t* s, const State& st)
-{
-    Store(s, WordsABCD(st));
-    Store(s + 4, WordsEFGH(st));
-}
-
-template <int S>
-inline void TransformStreams(uint32_t* const* s, const unsigned char* const* blocks)
-{
-    State st[S];
-    __m128i m[S][4];
-    for (int i = 0; i < S; ++i) {
-        st[i] = FromWords(s[i]);
-        for (int q = 0; q < 4; ++q) m[i][q] = LoadBE(blocks[i] + 16 * q);
-    }
-    Block<S>(st, m);
-    for (int i = 0; i < S; ++i) ToWords(s[i], st[i]);
-}
-
 } // namespace
 } // namespace shani
 } // namespace sha256

@@ -9,12 +9,35 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #ifdef SHA256_D64_X86
 #define SHA256_D64_FN(fn) fn
 #else
 #define SHA256_D64_FN(fn) nullptr
+#endif
+#ifdef SHA256_D64_ASM
+#define SHA256_D64_ASM_FN(fn) fn
+
+// W+K of the padding block of a 64-byte message for the assembly kernels
+// (sha256_shani_streams.asm), from the one compile-time schedule of
+// sha256_constants.h: constant-initialised, hidden, 64-byte aligned.
+struct PaddingWK {
+    uint32_t v[64];
+};
+static constexpr PaddingWK CopyPaddingWK()
+{
+    PaddingWK w{};
+    for (int i = 0; i < 64; ++i) w.v[i] = sha256::constants::PAD64_KW.v[i];
+    return w;
+}
+extern "C" {
+__attribute__((visibility("hidden"))) extern const PaddingWK sha256_pad64_wk;
+alignas(64) const PaddingWK sha256_pad64_wk = CopyPaddingWK();
+}
+#else
+#define SHA256_D64_ASM_FN(fn) nullptr
 #endif
 #if defined(ENABLE_SHA256_ARM) && !defined(DISABLE_OPTIMIZED_SHA256)
 #include <crypto/sha256_arm.h>
@@ -34,29 +57,40 @@ struct D64Entry {
     uint32_t needs;
     D64Fn fn; // nullptr: not built
     const char* technique;
+    bool assembly; // built only with an assembler (for the "not built" reason)
+    int wide_rank; // 0, or its place (from 1) among the rows that lead on a CPU whose
+                   // SHA unit overlaps >= WIDE_SHA_OVERLAP sha256rnds2 (PreferenceOrder)
 };
 
 // Order is AutoDetectD64's preference, fastest first, from bench_bitcoin's
-// "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md). A 1-way row must
-// stay runnable everywhere (basic), so SHA256D64 can always finish.
+// "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md): as measured on Intel
+// Sapphire Rapids; on a CPU with a wide SHA unit (AMD Zen 4) the wide_sha rows
+// come first (PreferenceOrder). A 1-way row must stay runnable everywhere
+// (basic), so SHA256D64 can always finish.
 const D64Entry D64_REGISTRY[] = {
     {"avx512_16way", 16, cpu::AVX512F | cpu::AVX512VL, SHA256_D64_FN(d64::Avx512x16),
-     "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"},
+     "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed", false, 0},
     {"shani_2way", 2, SHANI_NEEDS, SHA256_D64_FN(d64::Shani2),
-     "SHA-NI, two interleaved streams, padding block W+K precomputed"},
-    {"shani_4way", 4, SHANI_NEEDS, SHA256_D64_FN(d64::Shani4), "SHA-NI, four interleaved streams"},
-    {"shani", 1, SHANI_NEEDS, SHA256_D64_FN(d64::Shani1), "SHA-NI, one input at a time"},
-    {"shani_3way", 3, SHANI_NEEDS, SHA256_D64_FN(d64::Shani3), "SHA-NI, three interleaved streams"},
-    {"avx2_8way", 8, cpu::AVX2, SHA256_D64_FN(d64::Avx2x8), "AVX2 8 lanes, padding schedules precomputed"},
+     "SHA-NI, two interleaved streams, padding block W+K precomputed", false, 0},
+    {"shani_4way", 4, SHANI_NEEDS, SHA256_D64_ASM_FN(sha256d64_shani_x4),
+     "SHA-NI, four interleaved streams (assembly: every state in registers), padding block W+K precomputed", true,
+     1},
+    {"shani", 1, SHANI_NEEDS, SHA256_D64_FN(d64::Shani1), "SHA-NI, one input at a time", false, 0},
+    {"shani_3way", 3, SHANI_NEEDS, SHA256_D64_ASM_FN(sha256d64_shani_x3),
+     "SHA-NI, three interleaved streams (assembly), padding block W+K precomputed", true, 2},
+    {"avx2_8way", 8, cpu::AVX2, SHA256_D64_FN(d64::Avx2x8), "AVX2 8 lanes, padding schedules precomputed", false,
+     0},
     {"sse41_4way", 4, cpu::SSE41 | cpu::SSSE3, SHA256_D64_FN(d64::Sse41x4),
-     "SSE4.1 4 lanes, padding schedules precomputed"},
+     "SSE4.1 4 lanes, padding schedules precomputed", false, 0},
     {"arm_shani_2way", 2, cpu::SHA2 | cpu::ASIMD, SHA256_D64_ARM(sha256d64_arm_shani_2way),
-     "ARMv8 SHA-256 instructions, two inputs as two interleaved streams; padding block's W+K precomputed"},
+     "ARMv8 SHA-256 instructions, two inputs as two interleaved streams; padding block's W+K precomputed", false,
+     0},
     {"neon_4way", 4, cpu::ASIMD, SHA256_D64_ARM(sha256d64_neon_4way),
-     "Advanced SIMD, one input per 32-bit lane; for aarch64 CPUs without SHA2 (Cortex-A72, Raspberry Pi 4)"},
+     "Advanced SIMD, one input per 32-bit lane; for aarch64 CPUs without SHA2 (Cortex-A72, Raspberry Pi 4)", false,
+     0},
     {"portable_16way", 16, 0, d64::Portable16,
-     "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)"},
-    {"basic", 1, 0, d64::Basic1, "portable C++, one input, padding schedules precomputed"},
+     "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)", false, 0},
+    {"basic", 1, 0, d64::Basic1, "portable C++, one input, padding schedules precomputed", false, 0},
 };
 constexpr int D64_ROWS = sizeof(D64_REGISTRY) / sizeof(D64_REGISTRY[0]);
 static_assert(D64_ROWS < 16, "a plan packs row numbers into nibbles");
@@ -75,13 +109,15 @@ int FindD64(const std::string& name)
 int BasicRow() { return FindD64("basic"); }
 
 // What SHA256D64 runs, packed for one atomic load: nibble k holds row number + 1
-// of the k-th row to use, with strictly decreasing ways, the last one 1-way.
+// of the k-th row to use, with strictly decreasing ways, the last one 1-way;
+// the narrower rows in this CPU's order of preference.
 uint32_t MakePlan(int first)
 {
     uint32_t plan = static_cast<uint32_t>(first + 1);
     int shift = 4;
     int narrowest = D64_REGISTRY[first].ways;
-    for (int i = 0; i < D64_ROWS && narrowest > 1; ++i) {
+    for (int i : detail::PreferenceOrder(D64_REGISTRY)) {
+        if (narrowest == 1) break;
         const D64Entry& e = D64_REGISTRY[i];
         if (e.ways < narrowest && Runnable(e)) {
             plan |= static_cast<uint32_t>(i + 1) << shift;
@@ -111,16 +147,57 @@ constexpr int FIXED_ROWS = sizeof(FIXED_REGISTRY) / sizeof(FIXED_REGISTRY[0]);
 bool Runnable(const FixedEntry& e) { return Runnable(e.needs, e.d32 && e.d64 && e.d80); }
 std::atomic<int> g_fixed{FIXED_ROWS - 1};
 
+// SHA256BENCH_SHANI_OVERLAP, if set: a plain decimal ("4", "1.4").
+double OverlapFromEnvironment(const char* env)
+{
+    char* end = nullptr;
+    const double v = std::strtod(env, &end);
+    bool plain = *env != 0;
+    for (const char* c = env; *c; ++c) plain &= (*c >= '0' && *c <= '9') || *c == '.';
+    if (!plain || end == env || *end != 0 || !(v >= 0 && v <= 64)) {
+        std::fprintf(stderr, "SHA256BENCH_SHANI_OVERLAP: '%s' is not a decimal number from 0 to 64\n", env);
+        std::exit(2);
+    }
+    return v;
+}
+
+double MeasureOverlap()
+{
+    if (const char* env = std::getenv("SHA256BENCH_SHANI_OVERLAP")) return OverlapFromEnvironment(env);
+#ifdef SHA256_D64_X86
+    if (detail::Runnable(SHANI_NEEDS, true)) return d64::MeasureShaniOverlap();
+#endif
+    return 0.0;
+}
+
 } // namespace
+
+double ShaniOverlap()
+{
+    static const double overlap = MeasureOverlap();
+    return overlap;
+}
+
+d64::StreamsFn d64::ShaniStreams(int streams)
+{
+#ifdef SHA256_D64_ASM
+    if (streams == 2) return sha256_shani_x2_transform;
+    if (streams == 4) return sha256_shani_x4_transform;
+#endif
+    (void)streams;
+    return nullptr;
+}
 
 std::vector<D64Implementation> D64Implementations()
 {
     std::vector<D64Implementation> out;
-    for (const auto& e : D64_REGISTRY) {
+    for (int i : detail::PreferenceOrder(D64_REGISTRY)) {
+        const D64Entry& e = D64_REGISTRY[i];
         D64Implementation impl;
-        detail::Describe(impl, e.name, e.needs, e.technique, e.fn != nullptr, /*assembly=*/false);
+        detail::Describe(impl, e.name, e.needs, e.technique, e.fn != nullptr, e.assembly);
         impl.ways = e.ways;
         impl.fn = e.fn;
+        impl.wide_sha = e.wide_rank > 0;
         out.push_back(impl);
     }
     return out;
@@ -214,7 +291,7 @@ bool SelfTestFixed(const FixedEntry& e)
 std::string AutoDetectD64()
 {
     int pick = BasicRow();
-    for (int i = 0; i < D64_ROWS; ++i) {
+    for (int i : detail::PreferenceOrder(D64_REGISTRY)) {
         const D64Entry& e = D64_REGISTRY[i];
         if (!Runnable(e)) continue;
         if (SelfTestD64(e.fn, e.ways)) {

@@ -12,6 +12,18 @@
 #define SHA256_D64_X86 1
 #endif
 
+// The SHA-NI kernels of three and four streams are assembly (sha256_shani_streams.asm),
+// in builds with an assembler; only files of the crypto library see ENABLE_SHA256_ASM.
+#if defined(SHA256_D64_X86) && defined(ENABLE_SHA256_ASM)
+#define SHA256_D64_ASM 1
+extern "C" {
+void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);
+void sha256d64_shani_x4(unsigned char* out, const unsigned char* in);
+void sha256_shani_x2_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
+void sha256_shani_x4_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
+}
+#endif
+
 namespace sha256 {
 namespace d64 {
 
@@ -25,8 +37,6 @@ void Avx2x8(unsigned char* out, const unsigned char* in);
 void Avx512x16(unsigned char* out, const unsigned char* in);
 void Shani1(unsigned char* out, const unsigned char* in);
 void Shani2(unsigned char* out, const unsigned char* in);
-void Shani3(unsigned char* out, const unsigned char* in);
-void Shani4(unsigned char* out, const unsigned char* in);
 #endif
 
 // Fixed-size double SHA-256 of one input (32, 64 or 80 bytes).
@@ -46,11 +56,17 @@ void TransformPortable16(uint32_t* st, const unsigned char* const* blocks);
 void TransformSse41x4(uint32_t* st, const unsigned char* const* blocks);
 void TransformAvx2x8(uint32_t* st, const unsigned char* const* blocks);
 void TransformAvx512x16(uint32_t* st, const unsigned char* const* blocks);
-// SHA-NI streams: state s[i] (eight words a..h, as CSHA256 keeps them)
-// compresses blocks[i], for N = 2 and 4 interleaved streams.
-void TransformShani2(uint32_t* const* s, const unsigned char* const* blocks);
-void TransformShani4(uint32_t* const* s, const unsigned char* const* blocks);
+// sha256rnds2's latency over the interval at which independent ones issue
+// (a few microseconds of timing; sha256d64_shani.cpp). Only on SHA-NI CPUs.
+double MeasureShaniOverlap();
 #endif
+
+//! SHA-NI streams: state s[i] (eight words a..h, as CSHA256 keeps them)
+//! compresses the n consecutive 64-byte blocks at blocks[i] (any alignment),
+//! for i < streams. ShaniStreams(2 or 4) gives the transform, or nullptr where
+//! this build has none (they are assembly: none without an assembler).
+using StreamsFn = void (*)(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
+StreamsFn ShaniStreams(int streams);
 
 } // namespace d64
 } // namespace sha256

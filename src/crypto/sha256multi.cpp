@@ -21,7 +21,7 @@ namespace sha256 {
 namespace {
 
 using SlicedFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
-using StreamsFn = void (*)(uint32_t* const* s, const unsigned char* const* blocks);
+using d64::StreamsFn; // n consecutive blocks per stream
 
 #ifdef SHA256_D64_X86
 #define SHA256_MULTI_X86(fn) fn
@@ -29,6 +29,14 @@ constexpr bool X86_KERNELS = true;
 #else
 #define SHA256_MULTI_X86(fn) nullptr
 constexpr bool X86_KERNELS = false;
+#endif
+// The SHA-NI stream kernels are assembly.
+#ifdef SHA256_D64_ASM
+#define SHA256_MULTI_ASM(fn) fn
+constexpr bool ASM_KERNELS = true;
+#else
+#define SHA256_MULTI_ASM(fn) nullptr
+constexpr bool ASM_KERNELS = false;
 #endif
 
 struct MultiEntry {
@@ -39,27 +47,29 @@ struct MultiEntry {
     StreamsFn streams; // N SHA-NI streams, or neither: the 1-way row
     bool built;
     const char* technique;
+    bool assembly = false; // built only with an assembler
+    int wide_rank = 0;     // 0, or its place (from 1) among the rows that lead on a CPU
+                           // with a wide SHA unit (sha256.h, PreferenceOrder)
 };
 
 constexpr uint32_t SHANI_NEEDS = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
 
 // Order is AutoDetectMulti's preference, fastest first, from bench_bitcoin's
-// "txids of a block" table (doc/multi.md). The last row, the 1-way loop, runs
-// everywhere.
+// "txids of a block" table (doc/multi.md), as measured on Intel Sapphire
+// Rapids; on a CPU with a wide SHA unit (AMD Zen 4) the wide_sha rows come
+// first (PreferenceOrder). The last row, the 1-way loop, runs everywhere.
 constexpr MultiEntry MULTI_REGISTRY[] = {
     {"avx512_16lane", 16, cpu::AVX512F | cpu::AVX512VL, SHA256_MULTI_X86(d64::TransformAvx512x16), nullptr,
      X86_KERNELS, "AVX-512, one message per 32-bit lane of 16 (the D64 lane kernel)"},
-    {"shani_2stream", 2, SHANI_NEEDS, nullptr, SHA256_MULTI_X86(d64::TransformShani2), X86_KERNELS,
-     "SHA-NI, two messages as two interleaved streams"},
+    {"shani_2stream", 2, SHANI_NEEDS, nullptr, SHA256_MULTI_ASM(sha256_shani_x2_transform), ASM_KERNELS,
+     "SHA-NI, two messages as two interleaved streams (assembly)", true, 2},
     // The 1-way loop twice: with SHA-NI (the transform AutoDetect then picks,
     // ~2.5 cycles/byte with CSHA256's overhead) it beats 8 AVX2 lanes (~3.7)
     // and 4 SSE4.1 lanes; without SHA-NI it is slower than both.
     {"oneway_shani", 1, SHANI_NEEDS, nullptr, nullptr, true,
      "CSHA256 per message with the selected transform, preferred when the CPU has SHA-NI"},
-    // Four SHA-NI streams spill registers (16 xmm): with g++ 12 slower than
-    // the 1-way loop (3.1 against 2.5 cycles/byte), with clang 14 faster (2.3).
-    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_MULTI_X86(d64::TransformShani4), X86_KERNELS,
-     "SHA-NI, four messages as four interleaved streams"},
+    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_MULTI_ASM(sha256_shani_x4_transform), ASM_KERNELS,
+     "SHA-NI, four messages as four interleaved streams (assembly)", true, 1},
     {"avx2_8lane", 8, cpu::AVX2, SHA256_MULTI_X86(d64::TransformAvx2x8), nullptr, X86_KERNELS,
      "AVX2, one message per 32-bit lane of 8"},
     {"sse41_4lane", 4, cpu::SSE41 | cpu::SSSE3, SHA256_MULTI_X86(d64::TransformSse41x4), nullptr, X86_KERNELS,
@@ -80,8 +90,14 @@ constexpr int FindOneWay()
 }
 constexpr int ONEWAY_ROW = FindOneWay();
 static_assert(ONEWAY_ROW >= 0, "the 1-way row finishes what the lanes do not");
-constexpr int MAX_LANES = 16;
-constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 bytes each (measured: 4..16 alike) // the widest row (SelfTestMulti hands out more messages than this)
+constexpr int MAX_LANES = 16; // the widest row (SelfTestMulti hands out more messages than this)
+// Blocks per kernel call at most: one call runs every busy lane up to its next
+// event (the end of its whole blocks, or of its message), so the SHA-NI
+// streams keep their states in registers across blocks (measured with four
+// streams, 3000 messages of 200-600 bytes: ~82 cycles per block in calls of
+// one block, ~50 inside D64), capped so that an idle lane's block fits below.
+constexpr size_t MAX_RUN = 16;
+constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 bytes each (measured: 4..16 alike)
 
 bool Runnable(const MultiEntry& e) { return detail::Runnable(e.needs, e.built); }
 
@@ -124,8 +140,9 @@ void HashInPlace32(unsigned char* digest)
     CSHA256().Write(digest, 32).Finalize(digest);
 }
 
-// A harmless block for idle lanes (their results are never read).
-alignas(64) const unsigned char IDLE_BLOCK[64] = {};
+// Harmless blocks for idle lanes (their results are never read): a call of k
+// blocks reads k in a row.
+alignas(64) const unsigned char IDLE_BLOCK[64 * MAX_RUN] = {};
 
 void WriteDigest(unsigned char* out, const uint32_t* s)
 {
@@ -154,12 +171,16 @@ struct Lanes {
     {
         for (int j = 0; j < 8; ++j) s[j] = At(lane, j);
     }
-    void Compress(const unsigned char* const* blocks)
+    // k blocks per lane: lane i's j-th block at blocks[i] + j * step[i]
+    // (step 64, or 0 for an idle lane that stays on IDLE_BLOCK).
+    void Compress(const unsigned char* const* blocks, const size_t* step, size_t k)
     {
-        if (SLICED) {
-            e.sliced(st, blocks);
-        } else {
-            e.streams(ptr, blocks);
+        if (!SLICED) return e.streams(ptr, blocks, k);
+        e.sliced(st, blocks);
+        for (size_t j = 1; j < k; ++j) {
+            const unsigned char* at[N];
+            for (int i = 0; i < N; ++i) at[i] = blocks[i] + j * step[i];
+            e.sliced(st, at);
         }
     }
 };
@@ -258,10 +279,14 @@ void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* con
             }
             return;
         }
-        lanes.Compress(cur);
+        // Every busy lane up to the nearest event (idle lanes never have one).
+        size_t k = MAX_RUN;
+        for (int i = 0; i < n; ++i) k = left[i] < k ? left[i] : k;
+        lanes.Compress(cur, step, k);
         for (int i = 0; i < n; ++i) {
-            cur[i] += step[i];
-            if (--left[i] != 0) continue;
+            cur[i] += step[i] * k;
+            left[i] -= k;
+            if (left[i] != 0) continue;
             if (!jobs[i].in_pad) {
                 // Whole blocks done: on to the tail and padding.
                 jobs[i].in_pad = true;
@@ -323,7 +348,7 @@ void SecondHashN(const MultiEntry& e, unsigned char* out, size_t count)
             std::memcpy(blocks[i], out + 32 * (done + i), 32);
             lanes.Set(i, constants::IV);
         }
-        lanes.Compress(ptrs);
+        lanes.Compress(ptrs, nullptr, 1);
         for (int i = 0; i < n; ++i) {
             lanes.Get(i, s);
             WriteDigest(out + 32 * (done + i), s);
@@ -367,10 +392,12 @@ int FindMulti(const std::string& name)
 std::vector<MultiImplementation> MultiImplementations()
 {
     std::vector<MultiImplementation> out;
-    for (const auto& e : MULTI_REGISTRY) {
+    for (int i : detail::PreferenceOrder(MULTI_REGISTRY)) {
+        const MultiEntry& e = MULTI_REGISTRY[i];
         MultiImplementation impl;
-        detail::Describe(impl, e.name, e.needs, e.technique, e.built, /*assembly=*/false);
+        detail::Describe(impl, e.name, e.needs, e.technique, e.built, e.assembly);
         impl.lanes = e.lanes;
+        impl.wide_sha = e.wide_rank > 0;
         out.push_back(impl);
     }
     return out;
@@ -413,7 +440,7 @@ bool SelfTestMulti(const std::string& name)
 
 std::string AutoDetectMulti()
 {
-    for (int i = 0; i < MULTI_ROWS; ++i) {
+    for (int i : detail::PreferenceOrder(MULTI_REGISTRY)) {
         const MultiEntry& e = MULTI_REGISTRY[i];
         if (!Runnable(e)) continue;
         if (SelfTestMulti(e.name)) {

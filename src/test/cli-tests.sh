@@ -106,6 +106,23 @@ expect 0 "." "bench: -list with every feature hidden" -- env SHA256BENCH_HIDE_FE
 absent "not run: not run" "bench: -list says 'not run' once"
 expect 0 "." "bench: -list-impls with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list-impls
 
+# SHA256BENCH_SHANI_OVERLAP replaces the measured SHA-NI overlap: malformed
+# values stop the program; 4 puts the wide_sha rows first, 0 keeps the
+# registry order (listed rows include those not built, so this holds in every build).
+for v in abc -1 1e3 '' 65 ' 4' 4x 0x4; do
+  expect nonzero "SHA256BENCH_SHANI_OVERLAP: '$v' is not a decimal" "bench: SHA256BENCH_SHANI_OVERLAP='$v' is rejected" -- \
+    env SHA256BENCH_SHANI_OVERLAP="$v" "$B" -list-impls
+done
+first_rows() { awk -F '\t' -v f="$1" '$1 == f { printf "%s ", $2; if (++n == 2) exit }' "$tmp/order.tsv"; }
+env SHA256BENCH_SHANI_OVERLAP=4 "$B" -list-impls > "$tmp/order.tsv" 2>&1
+check "bench: overlap 4 puts shani_4way, shani_3way first in d64 ($(first_rows d64))" -- test "$(first_rows d64)" = "shani_4way shani_3way "
+check "bench: ... and shani_4stream, shani_2stream first in multi ($(first_rows multi))" -- test "$(first_rows multi)" = "shani_4stream shani_2stream "
+env SHA256BENCH_SHANI_OVERLAP=2.9 "$B" -list-impls > "$tmp/order.tsv" 2>&1
+check "bench: overlap 2.9 keeps the registry order in d64 ($(first_rows d64))" -- test "$(first_rows d64)" = "avx512_16way shani_2way "
+check "bench: ... and in multi" -- test "$(first_rows multi | cut -d' ' -f1)" = avx512_16lane
+expect 0 "^SHA-NI overlap: 4.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 3" \
+  "bench: the header says which overlap ordered the rows" -- env SHA256BENCH_SHANI_OVERLAP=4 "$B" $QUICK
+
 # A full sanity run with every output format.
 expect 0 "| Impl | median | spread |" "bench: -sanity-check prints the tables" -- \
   "$B" -sanity-check -output-csv="$tmp/b.csv" -output-json="$tmp/b.json"

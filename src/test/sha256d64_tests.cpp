@@ -11,6 +11,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <sstream>
@@ -178,6 +179,48 @@ BOOST_AUTO_TEST_CASE(autodetect_picks_first_supported_row)
     BOOST_TEST_MESSAGE("  AutoDetectD64 picked " << pick << ", fixed-size paths " << sha256::CurrentFixedImplementation()
                                                  << " (features: " << cpu::FeatureNames(cpu::Features()) << ")");
     sha256::SetD64Implementation(before);
+}
+
+// The D64 and multi-buffer orders follow the SHA unit: the wide_sha rows lead
+// exactly when ShaniOverlap() reaches WIDE_SHA_OVERLAP (ci/test-all.sh runs
+// this suite with SHA256BENCH_SHANI_OVERLAP set both ways, whatever this CPU is).
+BOOST_AUTO_TEST_CASE(preference_order_follows_the_sha_unit)
+{
+    const double overlap = sha256::ShaniOverlap();
+    const bool wide = overlap >= sha256::WIDE_SHA_OVERLAP;
+    const bool shani = (cpu::Features() & cpu::SHANI) != 0;
+    if (!std::getenv("SHA256BENCH_SHANI_OVERLAP")) {
+        // Measured: a dependent chain cannot beat independent ones, and no SHA unit overlaps 16.
+        if (shani) {
+            BOOST_CHECK_MESSAGE(overlap >= 0.8 && overlap <= 16, "measured overlap " << overlap);
+        } else {
+            BOOST_CHECK_EQUAL(overlap, 0.0);
+        }
+    }
+    auto check = [&](const char* family, const std::vector<std::pair<std::string, bool>>& rows) {
+        int wide_rows = 0;
+        size_t last_wide = 0, first_other = rows.size();
+        for (size_t i = 0; i < rows.size(); ++i) {
+            if (rows[i].second) {
+                ++wide_rows;
+                last_wide = i;
+            } else if (first_other == rows.size()) {
+                first_other = i;
+            }
+        }
+        BOOST_CHECK_MESSAGE(wide_rows > 0, family << ": no wide_sha row");
+        if (wide) {
+            BOOST_CHECK_MESSAGE(last_wide < first_other, family << ": a wide_sha row after another row at overlap " << overlap);
+        } else {
+            BOOST_CHECK_MESSAGE(!rows.empty() && !rows[0].second, family << ": a wide_sha row leads at overlap " << overlap);
+        }
+        BOOST_TEST_MESSAGE("  " << family << " order at SHA-NI overlap " << overlap << ": first " << rows[0].first);
+    };
+    std::vector<std::pair<std::string, bool>> d64, multi;
+    for (const auto& impl : sha256::D64Implementations()) d64.emplace_back(impl.name, impl.wide_sha);
+    for (const auto& impl : sha256::MultiImplementations()) multi.emplace_back(impl.name, impl.wide_sha);
+    check("d64", d64);
+    check("multi", multi);
 }
 
 BOOST_AUTO_TEST_CASE(self_test_rejects_wrong_kernels)
@@ -375,24 +418,33 @@ BOOST_AUTO_TEST_CASE(lane_transforms_against_basic)
 #ifdef SHA256_D64_X86
     // SHA-NI streams: plain a..h states.
     if ((cpu::Features() & (cpu::SHANI | cpu::SSE41 | cpu::SSSE3)) == (cpu::SHANI | cpu::SSE41 | cpu::SSSE3)) {
-        int bad = 0;
+        int bad = 0, runs = 0;
         for (int streams : {2, 4}) {
-            std::vector<unsigned char> data = rng.Bytes(64 * 4 + 7);
-            uint32_t st[4][8], want[4][8];
-            uint32_t* sp[4];
-            const unsigned char* bp[4];
-            for (int i = 0; i < streams; ++i) {
-                for (auto& w : st[i]) w = static_cast<uint32_t>(rng.Next());
-                std::memcpy(want[i], st[i], 32);
-                sp[i] = st[i];
-                bp[i] = data.data() + 3 + 64 * i;
-                sha256::TransformBasic(want[i], bp[i], 1);
+            const sha256::d64::StreamsFn fn = sha256::d64::ShaniStreams(streams);
+            if (!fn) {
+                BOOST_TEST_MESSAGE("  not run: shani " << streams << " streams: not built (no assembler)");
+                continue;
             }
-            (streams == 2 ? sha256::d64::TransformShani2 : sha256::d64::TransformShani4)(sp, bp);
-            for (int i = 0; i < streams; ++i) bad += std::memcmp(st[i], want[i], 32) != 0;
+            // n consecutive blocks per stream, each stream at its own misaligned place.
+            for (size_t n : {1, 2, 5}) {
+                std::vector<unsigned char> data = rng.Bytes(64 * 5 * 4 + 64);
+                uint32_t st[4][8], want[4][8];
+                uint32_t* sp[4];
+                const unsigned char* bp[4];
+                for (int i = 0; i < streams; ++i) {
+                    for (auto& w : st[i]) w = static_cast<uint32_t>(rng.Next());
+                    std::memcpy(want[i], st[i], 32);
+                    sp[i] = st[i];
+                    bp[i] = data.data() + 3 + i + 64 * 5 * i;
+                    sha256::TransformBasic(want[i], bp[i], n);
+                }
+                fn(sp, bp, n);
+                for (int i = 0; i < streams; ++i) bad += std::memcmp(st[i], want[i], 32) != 0;
+                ++runs;
+            }
         }
         BOOST_CHECK_EQUAL(bad, 0);
-        BOOST_TEST_MESSAGE("  shani 2 and 4 streams: " << (bad ? "FAILED" : "ok"));
+        BOOST_TEST_MESSAGE("  shani streams: " << runs << " runs of 1, 2 and 5 blocks: " << (bad ? "FAILED" : "ok"));
     } else {
         BOOST_TEST_MESSAGE("  not run: shani streams: CPU lacks " << cpu::FeatureNames((cpu::SHANI | cpu::SSE41 | cpu::SSSE3) & ~cpu::Features()));
     }

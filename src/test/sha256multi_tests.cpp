@@ -261,6 +261,25 @@ BOOST_AUTO_TEST_CASE(kernels_keep_the_abi)
         BOOST_CHECK_MESSAGE(why.empty(), k.row << ": " << why);
         BOOST_TEST_MESSAGE("  " << k.row << ": lane kernel through the ABI trampoline: " << (why.empty() ? "ok" : why));
     }
+    // The SHA-NI stream kernels (assembly): their third argument is the block count.
+    for (const auto& k : {std::make_pair("shani_2stream", 2), std::make_pair("shani_4stream", 4)}) {
+        const sha256::d64::StreamsFn fn = sha256::d64::ShaniStreams(k.second);
+        if (!supported.count(k.first) || !fn) continue;
+        uint32_t st[4][8] = {}, want[4][8] = {};
+        uint32_t* sp[4] = {st[0], st[1], st[2], st[3]};
+        uint32_t* wp[4] = {want[0], want[1], want[2], want[3]};
+        unsigned char data[3 * 64 + 1];
+        for (int i = 0; i < 3 * 64 + 1; ++i) data[i] = static_cast<unsigned char>(i * 7);
+        const unsigned char* blocks[4] = {data + 1, data, data + 1, data};
+        fn(wp, blocks, 3);
+        const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(fn)),
+                                                  reinterpret_cast<uint32_t*>(sp), reinterpret_cast<const unsigned char*>(blocks), 3, true);
+        std::string why;
+        for (const auto& f : r.failures) why += f + "; ";
+        if (std::memcmp(st, want, sizeof(st)) != 0) why += "state differs from a direct call; ";
+        BOOST_CHECK_MESSAGE(why.empty(), k.first << ": " << why);
+        BOOST_TEST_MESSAGE("  " << k.first << ": stream kernel through the ABI trampoline: " << (why.empty() ? "ok" : why));
+    }
 #else
     BOOST_TEST_MESSAGE("  no x86-64 lane kernels in this build: nothing to check");
 #endif

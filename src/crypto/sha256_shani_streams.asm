@@ -1,0 +1,301 @@
+; SPDX-License-Identifier: MIT
+; sha256_shani_streams.asm -- S independent SHA-256 computations interleaved
+; with the Intel SHA extensions (legacy SSE encodings only), for SHA256D64 and
+; for the multi-buffer hasher.
+;
+;     void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);   // also _x4
+;     void sha256_shani_x2_transform(uint32_t* const* s, const unsigned char* const* blocks,
+;                                    size_t n);                              // also _x4
+;
+; The D64 functions write SHA256(SHA256(in[64i..64i+63])) to out[32i..] for
+; i < S; in and out may be the same buffer, any alignment. The transforms
+; compress the n consecutive blocks at blocks[i] into the state s[i] (a..h, as
+; CSHA256 keeps it), the states staying in registers from block to block.
+;
+; Why streams: one block is a chain of 32 dependent sha256rnds2, so one stream
+; runs at the instruction's latency (~4 cycles), while the SHA unit takes a new
+; one every cycle on AMD Zen 4 (measured: 1.0 cycles each over 8 independent
+; chains) and every ~2.9 on Intel Sapphire Rapids. Four chains fill Zen 4's
+; unit. Compiled C++ does not keep four streams in registers (GCC 12 left the
+; states in memory and paid store forwarding inside every chain), hence this
+; file.
+;
+; Registers: xmm0 is W+K, the implicit operand of sha256rnds2. Stream s keeps
+; ABEF in xmm(1+2s), CDGH in xmm(2+2s) and its newest message quad in
+; xmm(1+2S+s); its three older quads live in a 64-byte ring on the stack. The
+; schedule's critical path (W[q-1] -> W[q]) so stays in registers; the ring is
+; read two or more quads after it was written. Two temporaries follow (S = 4:
+; xmm0..xmm14). Memory operands of legacy SSE instructions must be 16-byte
+; aligned: the ring and the save area are (rsp is 32-aligned), and so are the
+; tables.
+
+%include "x86_64.inc"
+%include "sha256_k.inc"
+
+; W+K of the padding block of any 64-byte message (0x80, zeros, bit length
+; 512), computed at compile time from the schedule in sha256_constants.h and
+; exported once by sha256d64.cpp, so that no schedule is written out twice.
+extern sha256_pad64_wk
+
+; Select stream %1: ABEF, CDGH, LW (newest message quad), PTR (its block, for
+; the transforms) and the stream's ring and save slots.
+%macro STREAM 1
+    %assign _s (%1)
+    %assign _ra 1 + 2 * _s
+    %assign _rc 2 + 2 * _s
+    %assign _rl 1 + 2 * S + _s
+    %assign _rp 8 + _s
+    %xdefine ABEF xmm %+ _ra
+    %xdefine CDGH xmm %+ _rc
+    %xdefine LW xmm %+ _rl
+    %xdefine PTR r %+ _rp
+%endmacro
+
+; Declare the stream count of the function that follows.
+%macro STREAMS 1
+    %assign S (%1)
+    %assign _t1 1 + 3 * S
+    %assign _t2 2 + 3 * S
+    %xdefine T1 xmm %+ _t1
+    %xdefine T2 xmm %+ _t2
+    %assign FRAME 96 * S            ; ring (64 bytes) + save area (32) per stream
+%endmacro
+
+%define RING(q) [rsp + 64 * _s + 16 * ((q) & 3)]
+%define SAVE_ABEF [rsp + 64 * S + 32 * _s]
+%define SAVE_CDGH [rsp + 64 * S + 32 * _s + 16]
+
+; LW <- W[4q..4q+3] from the three older quads in the ring and LW = W(q-1);
+; stored in the ring while a later quad of this block still reads it.
+%macro SCHEDULE 1
+    movdqa      T1, RING(%1 - 4)
+    sha256msg1  T1, RING(%1 - 3)        ; W(q-4) + s0(W(q-3))
+    movdqa      T2, LW
+    palignr     T2, RING(%1 - 2), 4     ; W[4q-7..4q-4]
+    paddd       T1, T2
+    sha256msg2  T1, LW                  ; + s1(W[4q-2], W[4q-1])
+    movdqa      LW, T1
+%if (%1) <= 13
+    movdqa      RING(%1), T1
+%endif
+%endmacro
+
+; Four rounds of the selected stream with W = LW. xmm0 is renamed per
+; stream, so the streams' rounds overlap freely.
+%macro ROUNDS4 1
+    movdqa      xmm0, LW
+    paddd       xmm0, [K256 + 16 * (%1)]
+    sha256rnds2 CDGH, ABEF              ; CDGH now holds the new ABEF
+    pshufd      xmm0, xmm0, 0x0E
+    sha256rnds2 ABEF, CDGH
+%endmacro
+
+; 64 rounds on every stream; %1 is the macro that puts W(q) of the selected
+; stream in LW (and in the ring) for q < 4. Stream by stream within each
+; quad, so each stream's next rounds sit one quad of code after its last.
+%macro MESSAGE_BLOCK 1
+    %assign _q 0
+    %rep 16
+        %assign _i 0
+        %rep S
+            STREAM _i
+            %if _q < 4
+                %1 _q
+            %else
+                SCHEDULE _q
+            %endif
+            ROUNDS4 _q
+            %assign _i _i + 1
+        %endrep
+        %assign _q _q + 1
+    %endrep
+%endmacro
+
+; Message quads from memory: the D64 input (rsi + 64s) or the stream's block.
+%macro W_FROM_INPUT 1
+    movdqu      LW, [rsi + 64 * _s + 16 * (%1)]
+    pshufb      LW, [BSWAP32]
+    movdqa      RING(%1), LW
+%endmacro
+%macro W_FROM_PTR 1
+    movdqu      LW, [PTR + 16 * (%1)]
+    pshufb      LW, [BSWAP32]
+    movdqa      RING(%1), LW
+%endmacro
+
+; The second hash's block (the first digest, then fixed padding); DIGEST_TO_RING
+; left W(0) in LW and W(1) in the ring.
+%macro W_FROM_DIGEST 1
+%if (%1) == 1
+    movdqa      LW, RING(1)
+%elif (%1) >= 2
+    movdqa      LW, [PAD32 + 16 * ((%1) - 2)]
+%endif
+%endmacro
+
+; a..h of the selected stream's digest -> W0..7 of its next block (W0..3 in
+; LW), words 8..15 the padding of a 32-byte message; state back to the IV.
+%macro DIGEST_TO_RING 0
+    movdqa      LW, ABEF
+    punpckhqdq  LW, CDGH                ; b a d c
+    pshufd      LW, LW, 0xB1            ; a b c d
+    movdqa      RING(0), LW
+    movdqa      T1, ABEF
+    punpcklqdq  T1, CDGH                ; f e h g
+    pshufd      T1, T1, 0xB1            ; e f g h
+    movdqa      RING(1), T1
+    movdqa      T1, [PAD32]
+    movdqa      RING(2), T1
+    movdqa      T1, [PAD32 + 16]
+    movdqa      RING(3), T1
+    movdqa      ABEF, [IV_ABEF]
+    movdqa      CDGH, [IV_CDGH]
+%endmacro
+
+; Run %1 (a macro without arguments) for every stream.
+%macro EACH_STREAM 1
+    %assign _i 0
+    %rep S
+        STREAM _i
+        %1
+        %assign _i _i + 1
+    %endrep
+%endmacro
+
+%macro LOAD_IV 0
+    movdqa      ABEF, [IV_ABEF]
+    movdqa      CDGH, [IV_CDGH]
+%endmacro
+%macro ADD_IV 0
+    paddd       ABEF, [IV_ABEF]
+    paddd       CDGH, [IV_CDGH]
+%endmacro
+%macro SAVE_STATE 0
+    movdqa      SAVE_ABEF, ABEF
+    movdqa      SAVE_CDGH, CDGH
+%endmacro
+%macro ADD_SAVED 0
+    paddd       ABEF, SAVE_ABEF
+    paddd       CDGH, SAVE_CDGH
+%endmacro
+
+; The padding block: every W+K is a constant, shared by all streams. The
+; second pair of each quad is loaded into lanes 0..1 (movq), so this block
+; does no vector arithmetic besides sha256rnds2.
+%macro PADDING_BLOCK 0
+    %assign _q 0
+    %rep 16
+        movdqa      xmm0, [sha256_pad64_wk + 16 * _q]
+        %assign _i 0
+        %rep S
+            STREAM _i
+            sha256rnds2 CDGH, ABEF
+            %assign _i _i + 1
+        %endrep
+        movq        xmm0, [sha256_pad64_wk + 16 * _q + 8]
+        %assign _i 0
+        %rep S
+            STREAM _i
+            sha256rnds2 ABEF, CDGH
+            %assign _i _i + 1
+        %endrep
+        %assign _q _q + 1
+    %endrep
+%endmacro
+
+; The big-endian digest of the selected stream to rdi + 32s.
+%macro STORE_DIGEST 0
+    movdqa      T1, ABEF
+    punpckhqdq  T1, CDGH                ; b a d c
+    pshufb      T1, [DIGEST_BSWAP]
+    movdqu      [rdi + 32 * _s], T1
+    punpcklqdq  ABEF, CDGH              ; f e h g
+    pshufb      ABEF, [DIGEST_BSWAP]
+    movdqu      [rdi + 32 * _s + 16], ABEF
+%endmacro
+
+; void sha256d64_shani_xS(unsigned char* out, const unsigned char* in)
+%macro D64_FUNCTION 1
+    STREAMS %1
+FUNCTION_BEGIN sha256d64_shani_x %+ %1, FRAME, xmm
+    EACH_STREAM LOAD_IV
+    MESSAGE_BLOCK W_FROM_INPUT          ; all input is read before out is written
+    EACH_STREAM ADD_IV
+    EACH_STREAM SAVE_STATE
+    PADDING_BLOCK
+    EACH_STREAM ADD_SAVED
+    EACH_STREAM DIGEST_TO_RING
+    MESSAGE_BLOCK W_FROM_DIGEST
+    EACH_STREAM ADD_IV
+    EACH_STREAM STORE_DIGEST
+FUNCTION_END
+%endmacro
+
+; a..h at [rax] <-> ABEF / CDGH of the selected stream.
+%macro LOAD_WORDS 0
+    mov         rax, [rdi + 8 * _s]
+    movdqu      ABEF, [rax]             ; a b c d  (dword 0 first)
+    movdqu      CDGH, [rax + 16]        ; e f g h
+    pshufd      ABEF, ABEF, 0x1B        ; d c b a
+    pshufd      CDGH, CDGH, 0x1B        ; h g f e
+    movdqa      T1, CDGH
+    punpckhqdq  T1, ABEF                ; f e b a
+    punpcklqdq  CDGH, ABEF              ; h g d c
+    movdqa      ABEF, T1
+    mov         PTR, [rsi + 8 * _s]
+%endmacro
+%macro STORE_WORDS 0
+    mov         rax, [rdi + 8 * _s]
+    movdqa      T1, CDGH
+    punpckhqdq  T1, ABEF                ; d c b a
+    punpcklqdq  CDGH, ABEF              ; h g f e
+    pshufd      T1, T1, 0x1B
+    pshufd      CDGH, CDGH, 0x1B
+    movdqu      [rax], T1
+    movdqu      [rax + 16], CDGH
+%endmacro
+
+%macro NEXT_BLOCK 0
+    add         PTR, 64
+%endmacro
+
+; void sha256_shani_xS_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n)
+%macro TRANSFORM_FUNCTION 1
+    STREAMS %1
+TRANSFORM_BEGIN sha256_shani_x %+ %1 %+ _transform, FRAME, xmm
+    EACH_STREAM LOAD_WORDS
+%%block:
+    EACH_STREAM SAVE_STATE
+    MESSAGE_BLOCK W_FROM_PTR
+    EACH_STREAM ADD_SAVED
+    EACH_STREAM NEXT_BLOCK
+    dec         rdx
+    jnz         %%block
+    EACH_STREAM STORE_WORDS
+TRANSFORM_END
+%endmacro
+
+D64_FUNCTION 3
+D64_FUNCTION 4
+TRANSFORM_FUNCTION 2
+TRANSFORM_FUNCTION 4
+
+RODATA
+K256:
+    SHA256_K_GROUPS SHA256_K_PLAIN
+; The initial hash value (FIPS 180-4, 5.3.3) as sha256rnds2 holds a state:
+; ABEF = f, e, b, a in dwords 0..3; CDGH = h, g, d, c.
+IV_ABEF:
+    dd 0x9b05688c, 0x510e527f, 0xbb67ae85, 0x6a09e667
+IV_CDGH:
+    dd 0x5be0cd19, 0x1f83d9ab, 0xa54ff53a, 0x3c6ef372
+; Words 8..15 of a block holding a 32-byte message: 0x80, zeros, bit length 256.
+PAD32:
+    dd 0x80000000, 0, 0, 0
+    dd 0, 0, 0, 256
+; pshufb: reverse the bytes of each dword (big-endian message words).
+BSWAP32:
+    db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+; pshufb: b a d c (or f e h g) -> the big-endian bytes of a b c d (e f g h).
+DIGEST_BSWAP:
+    db 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8
