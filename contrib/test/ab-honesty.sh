@@ -3,10 +3,10 @@
 # Is contrib/bench-compare.sh honest? Two checks on real builds of this tree:
 #  1. the same source compared with itself: every compared row must be "no change";
 #  2. a scratch copy with a delay loop patched into the portable transform (about
-#     +20% per block, more on short messages): every row of the portable
+#     +50% per block or more, more on short messages): every row of the portable
 #     transform(s) must be "slower",
 #     every other row "no change"; on the same runs --fail-above=3 must exit 1
-#     and --fail-above=50 exit 0.
+#     and --fail-above=400 exit 0.
 # The source is this tree as it is (tracked files and untracked ones git does
 # not ignore; a release tree works too), copied into a scratch git repository
 # in a temporary directory; the delay is patched there only, never into this tree.
@@ -17,7 +17,7 @@
 # keeps them). The threshold is bench-compare.sh's (smallest change called
 # faster/slower): 3, not its default 1: the patched copy is a different binary
 # whose code layout may move unrelated rows a little, and a CI machine failed
-# this check at 1%; the injected delay is about 20% or more, so 3% still has
+# this check at 1%; the injected delay is about 50% or more, so 3% still has
 # to find it.
 # Ends with "ab-honesty: N passed, M failed"; exit 0 only when nothing failed.
 set -u
@@ -112,10 +112,14 @@ else
 fi
 
 echo "ab-honesty: 2/2 a delay patched into the portable transform of a scratch copy"
-# 30 dependent multiply-adds (~4 cycles each) per block plus 40 per call, ahead
-# of the blocks and feeding s[0], so out-of-order execution cannot hide it:
-# ~20% on long messages, more on short ones (a call per block there), so every
-# row of the portable transform slows by more than a short run's noise.
+# 160 dependent multiply-adds (3-4 cycles each) per block plus 40 per call,
+# ahead of the blocks and feeding s[0], so out-of-order execution cannot hide
+# it: +48% on long messages where the portable transform is slowest (~1000
+# cycles a block on an AMD Zen 4 guest), more elsewhere and on short messages
+# (a call per block there). It was 30 per block (~20% on Sapphire Rapids) until
+# a CI run on that Zen 4 guest read the 1 MB row at +7% [-12, +45]: the host's
+# noise widened every portable row's interval to +-30-40%, so five of six
+# correctly slower rows read "no change".
 if python3 - "$scratch/src/crypto/sha256_basic.cpp" <<'EOF'
 import re, sys
 path = sys.argv[1]
@@ -126,7 +130,7 @@ if not sig:
 s, blocks = sig.group(1), sig.group(2)
 delay = (f"\n    {{ // ab-honesty: test-only delay\n"
          f"        uint32_t x = {s}[0], y;\n"
-         f"        for (size_t i = {blocks} * 30 + 40; i; --i) {{ x = x * 0x9E3779B1u + 1; __asm__ volatile(\"\" : \"+r\"(x)); }}\n"
+         f"        for (size_t i = {blocks} * 160 + 40; i; --i) {{ x = x * 0x9E3779B1u + 1; __asm__ volatile(\"\" : \"+r\"(x)); }}\n"
          f"        y = x; __asm__ volatile(\"\" : \"+r\"(y));\n"
          f"        {s}[0] += x - y;\n"
          f"    }}\n")
@@ -135,13 +139,13 @@ EOF
 then
   if compare slow HEAD WORKTREE; then
     if res=$(verify "$tmp/slow/compare.json" portable); then ok "injected slowdown: $res"; else bad "injected slowdown: $res"; fi
-    # The CI gate on the same runs: tripped at 3%, not at 50%.
+    # The CI gate on the same runs: tripped at 3%, not at 400% (above the delay).
     python3 "$top/contrib/bench_compare.py" --fail-above=3 "$tmp/slow" > "$tmp/gate3.md" 2>&1; rc3=$?
-    python3 "$top/contrib/bench_compare.py" --fail-above=50 "$tmp/slow" > "$tmp/gate50.md" 2>&1; rc50=$?
-    if [ $rc3 -eq 1 ] && [ $rc50 -eq 0 ]; then
-      ok "--fail-above: exit 1 at 3% ($(grep '^FAIL' "$tmp/gate3.md" | cut -c1-160)), exit 0 at 50%"
+    python3 "$top/contrib/bench_compare.py" --fail-above=400 "$tmp/slow" > "$tmp/gate400.md" 2>&1; rc400=$?
+    if [ $rc3 -eq 1 ] && [ $rc400 -eq 0 ]; then
+      ok "--fail-above: exit 1 at 3% ($(grep '^FAIL' "$tmp/gate3.md" | cut -c1-160)), exit 0 at 400%"
     else
-      bad "--fail-above: exit $rc3 at 3% (want 1), exit $rc50 at 50% (want 0): $(tail -1 "$tmp/gate3.md")"
+      bad "--fail-above: exit $rc3 at 3% (want 1), exit $rc400 at 400% (want 0): $(tail -1 "$tmp/gate3.md")"
     fi
   else
     bad "injected slowdown: bench-compare.sh failed (above)"

@@ -137,7 +137,7 @@ struct D64Implementation {
  *  over the interval at which independent ones issue (3.9-4.1 measured on AMD
  *  Zen 4; Intel Sapphire Rapids' measured 3.9 and 2.9 cycles give ~1.35).
  *  Measured once, on first use, in some tens of microseconds; 0 on a CPU
- *  without SHA-NI (or with it hidden). SHA256BENCH_SHANI_OVERLAP=<decimal> in
+ *  without SHA-NI (or with it hidden) and in builds without SHA-NI code. SHA256BENCH_SHANI_OVERLAP=<decimal> in
  *  the environment replaces the measurement (to reproduce another CPU's
  *  order); a malformed value stops the program. */
 double ShaniOverlap();
