@@ -13,6 +13,7 @@
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
+%include "sha256_shani.inc"
 
 ; Register roles
 %define MSG     xmm0        ; implicit W+K operand of sha256rnds2
@@ -56,15 +57,7 @@
 TRANSFORM_BEGIN sha256_shani_transform, 32, xmm
     movdqa      BSWAP, [BSWAP32]
 
-    ; a..h (host order) -> ABEF / CDGH
-    movdqu      ABEF, [rdi]             ; a b c d  (dword 0 first)
-    movdqu      CDGH, [rdi + 16]        ; e f g h
-    pshufd      ABEF, ABEF, 0x1B        ; d c b a
-    pshufd      CDGH, CDGH, 0x1B        ; h g f e
-    movdqa      TMP, CDGH
-    punpckhqdq  TMP, ABEF               ; f e b a
-    punpcklqdq  CDGH, ABEF              ; h g d c
-    movdqa      ABEF, TMP
+    SHANI_LOAD_STATE ABEF, CDGH, TMP, rdi
 
     LOADBLOCK
 
@@ -104,14 +97,7 @@ TRANSFORM_BEGIN sha256_shani_transform, 32, xmm
     paddd       CDGH, CDGH_SV
     paddd       ABEF, ABEF_SV
 
-    ; ABEF / CDGH -> a..h
-    movdqa      TMP, CDGH
-    punpckhqdq  TMP, ABEF               ; d c b a
-    punpcklqdq  CDGH, ABEF              ; h g f e
-    pshufd      TMP, TMP, 0x1B
-    pshufd      CDGH, CDGH, 0x1B
-    movdqu      [rdi], TMP
-    movdqu      [rdi + 16], CDGH
+    SHANI_STORE_STATE ABEF, CDGH, TMP, rdi
 TRANSFORM_END
 
 RODATA

@@ -31,6 +31,7 @@
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
+%include "sha256_shani.inc"
 
 ; W+K of the padding block of any 64-byte message (0x80, zeros, bit length
 ; 512), computed at compile time from the schedule in sha256_constants.h and
@@ -231,28 +232,15 @@ FUNCTION_BEGIN sha256d64_shani_x %+ %1, FRAME, xmm
 FUNCTION_END
 %endmacro
 
-; a..h at [rax] <-> ABEF / CDGH of the selected stream.
+; The selected stream's state s[i] (a..h) <-> ABEF / CDGH, and its block pointer.
 %macro LOAD_WORDS 0
     mov         rax, [rdi + 8 * _s]
-    movdqu      ABEF, [rax]             ; a b c d  (dword 0 first)
-    movdqu      CDGH, [rax + 16]        ; e f g h
-    pshufd      ABEF, ABEF, 0x1B        ; d c b a
-    pshufd      CDGH, CDGH, 0x1B        ; h g f e
-    movdqa      T1, CDGH
-    punpckhqdq  T1, ABEF                ; f e b a
-    punpcklqdq  CDGH, ABEF              ; h g d c
-    movdqa      ABEF, T1
+    SHANI_LOAD_STATE ABEF, CDGH, T1, rax
     mov         PTR, [rsi + 8 * _s]
 %endmacro
 %macro STORE_WORDS 0
     mov         rax, [rdi + 8 * _s]
-    movdqa      T1, CDGH
-    punpckhqdq  T1, ABEF                ; d c b a
-    punpcklqdq  CDGH, ABEF              ; h g f e
-    pshufd      T1, T1, 0x1B
-    pshufd      CDGH, CDGH, 0x1B
-    movdqu      [rax], T1
-    movdqu      [rax + 16], CDGH
+    SHANI_STORE_STATE ABEF, CDGH, T1, rax
 %endmacro
 
 %macro NEXT_BLOCK 0
