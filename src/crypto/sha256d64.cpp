@@ -12,14 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#ifdef SHA256_D64_X86
-#define SHA256_D64_FN(fn) fn
-#else
-#define SHA256_D64_FN(fn) nullptr
-#endif
 #ifdef SHA256_D64_ASM
-#define SHA256_D64_ASM_FN(fn) fn
-
 // W+K of the padding block of a 64-byte message for the assembly kernels
 // (sha256_shani_streams.asm), from the one compile-time schedule of
 // sha256_constants.h: constant-initialised, hidden, 64-byte aligned.
@@ -36,8 +29,6 @@ extern "C" {
 __attribute__((visibility("hidden"))) extern const PaddingWK sha256_pad64_wk;
 alignas(64) const PaddingWK sha256_pad64_wk = CopyPaddingWK();
 }
-#else
-#define SHA256_D64_ASM_FN(fn) nullptr
 #endif
 #if defined(ENABLE_SHA256_ARM) && !defined(DISABLE_OPTIMIZED_SHA256)
 #include <crypto/sha256_arm.h>

@@ -24,6 +24,19 @@ void sha256_shani_x4_transform(uint32_t* const* s, const unsigned char* const* b
 }
 #endif
 
+// A registry row's kernel where this build has it, else nullptr ("not built"):
+// SHA256_D64_FN for the C++ x86-64 kernels, SHA256_D64_ASM_FN for the assembly.
+#ifdef SHA256_D64_X86
+#define SHA256_D64_FN(fn) fn
+#else
+#define SHA256_D64_FN(fn) nullptr
+#endif
+#ifdef SHA256_D64_ASM
+#define SHA256_D64_ASM_FN(fn) fn
+#else
+#define SHA256_D64_ASM_FN(fn) nullptr
+#endif
+
 namespace sha256 {
 namespace d64 {
 
@@ -57,7 +70,7 @@ void TransformSse41x4(uint32_t* st, const unsigned char* const* blocks);
 void TransformAvx2x8(uint32_t* st, const unsigned char* const* blocks);
 void TransformAvx512x16(uint32_t* st, const unsigned char* const* blocks);
 // sha256rnds2's latency over the interval at which independent ones issue
-// (a few microseconds of timing; sha256d64_shani.cpp). Only on SHA-NI CPUs.
+// (~10 microseconds of timing; sha256d64_shani.cpp). Only on SHA-NI CPUs.
 double MeasureShaniOverlap();
 #endif
 

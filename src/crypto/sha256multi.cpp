@@ -23,29 +23,12 @@ namespace {
 using SlicedFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
 using d64::StreamsFn; // n consecutive blocks per stream
 
-#ifdef SHA256_D64_X86
-#define SHA256_MULTI_X86(fn) fn
-constexpr bool X86_KERNELS = true;
-#else
-#define SHA256_MULTI_X86(fn) nullptr
-constexpr bool X86_KERNELS = false;
-#endif
-// The SHA-NI stream kernels are assembly.
-#ifdef SHA256_D64_ASM
-#define SHA256_MULTI_ASM(fn) fn
-constexpr bool ASM_KERNELS = true;
-#else
-#define SHA256_MULTI_ASM(fn) nullptr
-constexpr bool ASM_KERNELS = false;
-#endif
-
 struct MultiEntry {
     const char* name;
     int lanes;
     uint32_t needs;
     SlicedFn sliced;   // word-sliced N-lane kernel, or
     StreamsFn streams; // N SHA-NI streams, or neither: the 1-way row
-    bool built;
     const char* technique;
     bool assembly = false; // built only with an assembler
     int wide_rank = 0;     // 0, or its place (from 1) among the rows that lead on a CPU
@@ -59,25 +42,25 @@ constexpr uint32_t SHANI_NEEDS = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
 // Rapids; on a CPU with a wide SHA unit (AMD Zen 4) the wide_sha rows come
 // first (PreferenceOrder). The last row, the 1-way loop, runs everywhere.
 constexpr MultiEntry MULTI_REGISTRY[] = {
-    {"avx512_16lane", 16, cpu::AVX512F | cpu::AVX512VL, SHA256_MULTI_X86(d64::TransformAvx512x16), nullptr,
-     X86_KERNELS, "AVX-512, one message per 32-bit lane of 16 (the D64 lane kernel)"},
-    {"shani_2stream", 2, SHANI_NEEDS, nullptr, SHA256_MULTI_ASM(sha256_shani_x2_transform), ASM_KERNELS,
+    {"avx512_16lane", 16, cpu::AVX512F | cpu::AVX512VL, SHA256_D64_FN(d64::TransformAvx512x16), nullptr,
+     "AVX-512, one message per 32-bit lane of 16 (the D64 lane kernel)"},
+    {"shani_2stream", 2, SHANI_NEEDS, nullptr, SHA256_D64_ASM_FN(sha256_shani_x2_transform),
      "SHA-NI, two messages as two interleaved streams (assembly)", true, 2},
     // The 1-way loop twice: with SHA-NI (the transform AutoDetect then picks,
     // ~2.5 cycles/byte with CSHA256's overhead) it beats 8 AVX2 lanes (~3.7)
     // and 4 SSE4.1 lanes; without SHA-NI it is slower than both.
-    {"oneway_shani", 1, SHANI_NEEDS, nullptr, nullptr, true,
+    {"oneway_shani", 1, SHANI_NEEDS, nullptr, nullptr,
      "CSHA256 per message with the selected transform, preferred when the CPU has SHA-NI"},
-    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_MULTI_ASM(sha256_shani_x4_transform), ASM_KERNELS,
+    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_D64_ASM_FN(sha256_shani_x4_transform),
      "SHA-NI, four messages as four interleaved streams (assembly)", true, 1},
-    {"avx2_8lane", 8, cpu::AVX2, SHA256_MULTI_X86(d64::TransformAvx2x8), nullptr, X86_KERNELS,
+    {"avx2_8lane", 8, cpu::AVX2, SHA256_D64_FN(d64::TransformAvx2x8), nullptr,
      "AVX2, one message per 32-bit lane of 8"},
-    {"sse41_4lane", 4, cpu::SSE41 | cpu::SSSE3, SHA256_MULTI_X86(d64::TransformSse41x4), nullptr, X86_KERNELS,
+    {"sse41_4lane", 4, cpu::SSE41 | cpu::SSSE3, SHA256_D64_FN(d64::TransformSse41x4), nullptr,
      "SSE4.1, one message per 32-bit lane of 4"},
-    {"oneway", 1, 0, nullptr, nullptr, true, "CSHA256 per message with the selected transform (as Bitcoin Core)"},
+    {"oneway", 1, 0, nullptr, nullptr, "CSHA256 per message with the selected transform (as Bitcoin Core)"},
     // After the 1-way loop, so never picked: it is here to run the lane
     // scheduler with a 16-lane kernel (the AVX-512 algorithm) on every machine.
-    {"portable_16lane", 16, 0, d64::TransformPortable16, nullptr, true,
+    {"portable_16lane", 16, 0, d64::TransformPortable16, nullptr,
      "16 lanes of GCC/Clang generic vectors (tests the 16-lane scheduling everywhere)"},
 };
 constexpr int MULTI_ROWS = sizeof(MULTI_REGISTRY) / sizeof(MULTI_REGISTRY[0]);
@@ -99,7 +82,9 @@ constexpr int MAX_LANES = 16; // the widest row (SelfTestMulti hands out more me
 constexpr size_t MAX_RUN = 16;
 constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 bytes each (measured: 4..16 alike)
 
-bool Runnable(const MultiEntry& e) { return detail::Runnable(e.needs, e.built); }
+// A kernel row is built where its kernel is; the 1-way rows always are.
+constexpr bool Built(const MultiEntry& e) { return e.sliced || e.streams || e.lanes == 1; }
+bool Runnable(const MultiEntry& e) { return detail::Runnable(e.needs, Built(e)); }
 
 std::atomic<int> g_multi{ONEWAY_ROW};
 
@@ -395,7 +380,7 @@ std::vector<MultiImplementation> MultiImplementations()
     for (int i : detail::PreferenceOrder(MULTI_REGISTRY)) {
         const MultiEntry& e = MULTI_REGISTRY[i];
         MultiImplementation impl;
-        detail::Describe(impl, e.name, e.needs, e.technique, e.built, e.assembly);
+        detail::Describe(impl, e.name, e.needs, e.technique, Built(e), e.assembly);
         impl.lanes = e.lanes;
         impl.wide_sha = e.wide_rank > 0;
         out.push_back(impl);
