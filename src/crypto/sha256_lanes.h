@@ -74,6 +74,16 @@ struct LanesBase {
     static inline V Maj(V a, V b, V c) { return D::Or(D::And(a, b), D::And(c, D::Or(a, b))); }
     // Word i of a constant table (K, the padding block's W+K) in every lane.
     static inline auto Table(const uint32_t* table, int i) { return D::Set1(table[i]); }
+    // The same as a broadcast load, for classes that replace Table with it:
+    // from a known word GCC builds the vector from an immediate (mov, vmovd or
+    // a general register, vpbroadcastd: vector uops the rounds need), where a
+    // broadcast from memory costs only a load. The empty asm hides the table's
+    // contents, not its address; having no side effects, it is shared by all uses.
+    static inline auto TableLoad(const uint32_t* table, int i)
+    {
+        __asm__("" : "+r"(table));
+        return D::Set1(table[i]);
+    }
     template <class V>
     static inline void LoadContiguous(V* w, const unsigned char* in)
     {

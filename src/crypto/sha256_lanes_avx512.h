@@ -38,16 +38,10 @@ struct Avx512 : LanesBase<Avx512> {
     static inline V Ch(V e, V f, V g) { return _mm512_ternarylogic_epi32(e, f, g, 0xca); }
     static inline V Maj(V a, V b, V c) { return _mm512_ternarylogic_epi32(a, b, c, 0xe8); }
     static inline V Set1(uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
-    // A table word read from memory: GCC builds a 512-bit constant from an
-    // immediate (mov, then vpbroadcastd from a general register: a uop on
-    // port 5, which the rounds need), where a broadcast load, folded into the
-    // vpaddd that uses it, costs only a load. The empty asm hides the table's
-    // contents, not its address; having no side effects, it is shared by all uses.
-    static inline V Table(const uint32_t* table, int i)
-    {
-        __asm__("" : "+r"(table));
-        return _mm512_set1_epi32(static_cast<int>(table[i]));
-    }
+    // Broadcast loads (LanesBase::TableLoad), folded into the vpaddd that uses
+    // them; from an immediate GCC's vpbroadcastd is a uop on port 5, which the
+    // rounds need.
+    static inline V Table(const uint32_t* table, int i) { return TableLoad(table, i); }
     static inline V LoadState(const uint32_t* p) { return _mm512_loadu_si512(p); }
     static inline void StoreState(uint32_t* p, V x) { _mm512_storeu_si512(p, x); }
 
