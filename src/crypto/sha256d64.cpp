@@ -179,6 +179,15 @@ d64::StreamsFn d64::ShaniStreams(int streams)
     return nullptr;
 }
 
+d64::LanesFn d64::TransformAvx2x8Asm()
+{
+#ifdef SHA256_D64_ASM
+    return sha256_avx2_x8_transform;
+#else
+    return nullptr;
+#endif
+}
+
 std::vector<D64Implementation> D64Implementations()
 {
     std::vector<D64Implementation> out;

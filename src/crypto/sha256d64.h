@@ -21,6 +21,9 @@ void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);
 void sha256d64_shani_x4(unsigned char* out, const unsigned char* in);
 void sha256_shani_x2_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
 void sha256_shani_x4_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
+// The 8-lane AVX2 transform of the multi-buffer hasher (sha256_avx2_lanes.asm),
+// TransformAvx2x8's contract: g++ spills the intrinsics' working set.
+void sha256_avx2_x8_transform(uint32_t* st, const unsigned char* const* blocks);
 }
 #endif
 
@@ -80,6 +83,11 @@ double MeasureShaniOverlap();
 //! this build has none (they are assembly: none without an assembler).
 using StreamsFn = void (*)(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
 StreamsFn ShaniStreams(int streams);
+
+//! TransformAvx2x8 in assembly (sha256_avx2_lanes.asm; the multi-buffer
+//! hasher's avx2_8lane kernel), or nullptr in a build without an assembler.
+using LanesFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
+LanesFn TransformAvx2x8Asm();
 
 } // namespace d64
 } // namespace sha256

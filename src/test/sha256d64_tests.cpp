@@ -389,6 +389,11 @@ BOOST_AUTO_TEST_CASE(lane_transforms_against_basic)
 #ifdef SHA256_D64_X86
     fns.push_back({"sse41x4", 4, cpu::SSE41 | cpu::SSSE3, sha256::d64::TransformSse41x4});
     fns.push_back({"avx2x8", 8, cpu::AVX2, sha256::d64::TransformAvx2x8});
+    if (sha256::d64::TransformAvx2x8Asm()) {
+        fns.push_back({"avx2x8_asm", 8, cpu::AVX2, sha256::d64::TransformAvx2x8Asm()});
+    } else {
+        BOOST_TEST_MESSAGE("  not built: avx2x8_asm (no assembler)");
+    }
     fns.push_back({"avx512x16", 16, cpu::AVX512F | cpu::AVX512VL, sha256::d64::TransformAvx512x16});
 #endif
     test::Rng rng(0x1a9e);
