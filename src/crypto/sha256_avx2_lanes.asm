@@ -31,6 +31,7 @@
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
+%include "sha256_round.inc"
 
 RODATA
 align 64
@@ -61,31 +62,21 @@ BSWAP32_X8: db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
     %xdefine AB ymm9
 %endmacro
 
-; After a round the new a is in H's register and the new e in D's.
-%macro ROTATE 0
-    %xdefine _t H
-    %xdefine H G
-    %xdefine G F
-    %xdefine F E
-    %xdefine E D
-    %xdefine D C
-    %xdefine C B
-    %xdefine B A
-    %xdefine A _t
-    %xdefine _t BC
-    %xdefine BC AB
-    %xdefine AB _t
-%endmacro
-
-; %1 = ror(%2, r1) ^ ror(%2, r2) ^ ror(%2, r3), as three shift pairs in a tree
-; (depth 4); %1 and T2..T4 are written.
-%macro BIG_SIGMA 5
+; %1 = ror(%2, %3) and T3 = ror(%2, %4), each rotation a pair of shifts
+; (AVX2 has no rotate); T2 and T4 are written too. Both Sigmas and both sigmas
+; start so; each xors %1 with T3 after issuing its third term's shifts.
+%macro TWO_ROTATIONS 4
     vpsrld      %1, %2, %3
     vpslld      T2, %2, 32 - %3
     vpsrld      T3, %2, %4
     vpslld      T4, %2, 32 - %4
     vpxor       %1, %1, T2
     vpxor       T3, T3, T4
+%endmacro
+
+; %1 = ror(%2, r1) ^ ror(%2, r2) ^ ror(%2, r3), depth 4; %1 and T2..T4 are written.
+%macro BIG_SIGMA 5
+    TWO_ROTATIONS %1, %2, %3, %4
     vpsrld      T2, %2, %5
     vpslld      T4, %2, 32 - %5
     vpxor       %1, %1, T3
@@ -94,7 +85,8 @@ BSWAP32_X8: db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 %endmacro
 
 ; Round %1 (mod 16; rcx points at the constants of this group of 16): h
-; becomes the new a, d the new e.
+; becomes the new a, d the new e, as STATE_ROTATE (sha256_round.inc) renames
+; them; Maj's b ^ c comes in BC and a ^ b leaves in AB, as there.
 %macro ROUND 1
     vpaddd      H, H, W(%1)
     vpaddd      H, H, [rcx + 32 * ((%1) & 15)]
@@ -111,17 +103,12 @@ BSWAP32_X8: db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
     BIG_SIGMA   T1, A, 2, 13, 22
     vpaddd      BC, BC, T1              ; Sigma0(a) + Maj, then a' = T1 + that
     vpaddd      H, H, BC
-    ROTATE
+    STATE_ROTATE
 %endmacro
 
 ; %1 = ror(%2, r1) ^ ror(%2, r2) ^ (%2 >> s); %2 is overwritten.
 %macro SMALL_SIGMA 5
-    vpsrld      %1, %2, %3
-    vpslld      T2, %2, 32 - %3
-    vpsrld      T3, %2, %4
-    vpslld      T4, %2, 32 - %4
-    vpxor       %1, %1, T2
-    vpxor       T3, T3, T4
+    TWO_ROTATIONS %1, %2, %3, %4
     vpsrld      %2, %2, %5
     vpxor       %1, %1, T3
     vpxor       %1, %1, %2
