@@ -1,13 +1,21 @@
 ; SPDX-License-Identifier: MIT
 ; sha256_avx2_lanes.asm -- eight independent SHA-256 compressions, one per
-; 32-bit lane of the AVX2 registers: the kernel of SHA256Multi's avx2_8lane
-; row (the multi-buffer hasher, crypto/sha256multi.cpp).
+; 32-bit lane of the AVX2 registers: the kernels of SHA256Multi's avx2_8lane
+; row (the multi-buffer hasher, crypto/sha256multi.cpp) and of SHA256D64's
+; avx2_8way row (crypto/sha256d64.cpp).
 ;
 ;     void sha256_avx2_x8_transform(uint32_t* st, const unsigned char* const* blocks);
 ;
 ; st is word-sliced, as d64::TransformAvx2x8 keeps it: st[8*j + i] is word j
 ; (a..h) of lane i. Lane i compresses the 64-byte block at blocks[i] (any
 ; alignment; lanes may share a block) into its state.
+;
+;     void sha256d64_avx2_x8(unsigned char* out, const unsigned char* in);
+;
+; out[32*i..] = SHA256(SHA256(in[64*i..64*i+63])) for i < 8, as d64::Avx2x8;
+; any alignment, out may equal in. Three compressions a lane: the input, the
+; padding block (its W+K is a constant, sha256_pad64_wk: no schedule), and
+; the first digest with the padding of a 32-byte message.
 ;
 ; Why assembly: the same algorithm from the lane template (sha256d64_avx2.cpp,
 ; intrinsics) ran at ~157 cycles a block per lane from g++ 12 -O2 on AMD Zen 4,
@@ -18,7 +26,8 @@
 ;
 ; The rounds are near the bound of vector ALU throughput (four simple ops a
 ; cycle on Zen 4, shifts on two of those pipes: ~101 cycles a block by op
-; count), not the 6-cycle chain from e to the next e (48 a block): AVX2 has no rotate, so each Sigma is six shifts and five xors.
+; count), not the 6-cycle chain from e to the next e (48 a block): AVX2 has no
+; rotate, so each Sigma is six shifts and five xors.
 ; Maj(a,b,c) = b ^ ((a ^ b) & (b ^ c)) costs three ops because a ^ b of one
 ; round is b ^ c of the next. Rounds run in a loop of 16 (the names come back
 ; every 8), which halves the code (21 to 11 KB) at the same speed.
@@ -38,6 +47,17 @@ align 64
 K256_X8:    SHA256_K_GROUPS SHA256_K_BROADCAST8
 BSWAP32_X8: db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
             db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+IV_X8:      times 8 dd 0x6a09e667           ; FIPS 180-4, 5.3.3, each word in every lane
+            times 8 dd 0xbb67ae85
+            times 8 dd 0x3c6ef372
+            times 8 dd 0xa54ff53a
+            times 8 dd 0x510e527f
+            times 8 dd 0x9b05688c
+            times 8 dd 0x1f83d9ab
+            times 8 dd 0x5be0cd19
+PAD32_W:    dd 0x80000000, 0, 0, 0, 0, 0, 0, 256 ; words 8..15 of a 32-byte message's block
+
+extern sha256_pad64_wk                      ; W+K of a 64-byte message's padding block (sha256d64.cpp)
 
 %define W(i) [rsp + 32 * ((i) & 15)]
 
@@ -90,6 +110,19 @@ BSWAP32_X8: db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 %macro ROUND 1
     vpaddd      H, H, W(%1)
     vpaddd      H, H, [rcx + 32 * ((%1) & 15)]
+    ROUND_REST
+%endmacro
+
+; Round %1 of a block whose W+K is a constant: rcx points at this group's 16
+; words of it (sha256_pad64_wk), one for every lane.
+%macro ROUND_CONSTANT_WK 1
+    vpbroadcastd T1, [rcx + 4 * ((%1) & 15)]
+    vpaddd      H, H, T1
+    ROUND_REST
+%endmacro
+
+; The rest of a round, once h holds h + W + K.
+%macro ROUND_REST 0
     vpxor       T1, F, G                ; Ch(e,f,g) = ((f ^ g) & e) ^ g
     vpand       T1, T1, E
     vpxor       T1, T1, G
@@ -127,16 +160,9 @@ BSWAP32_X8: db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
     vmovdqa     W(%1), T1
 %endmacro
 
-; W[8 %1 .. 8 %1 + 7] of every lane: words 8 %1.. of lane i, byte-swapped, in
-; ymm(i), then an 8x8 transpose of 32-bit words into the ring.
-%macro LOAD_HALF 1
-    %assign _i 0
-    %rep 8
-        mov         rax, [rsi + 8 * _i]
-        vmovdqu     ymm %+ _i, [rax + 32 * (%1)]
-        vpshufb     ymm %+ _i, ymm %+ _i, [BSWAP32_X8]
-        %assign _i _i + 1
-    %endrep
+; ymm0..7 hold 8 words each (row i in ymm(i)); afterwards ymm(8 + j) holds
+; word j of every row (an 8x8 transpose of 32-bit words; ymm0..7 are lost).
+%macro TRANSPOSE8 0
     vpunpckldq  ymm8, ymm0, ymm1        ; per 128-bit half: r0w0 r1w0 r0w1 r1w1
     vpunpckhdq  ymm9, ymm0, ymm1        ;                   r0w2 r1w2 r0w3 r1w3
     vpunpckldq  ymm10, ymm2, ymm3
@@ -156,27 +182,45 @@ BSWAP32_X8: db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
     %assign _j 0
     %rep 4
         %assign _k _j + 4
-        vperm2i128  ymm8, ymm %+ _j, ymm %+ _k, 0x20
-        vperm2i128  ymm9, ymm %+ _j, ymm %+ _k, 0x31
-        vmovdqa     W(8 * (%1) + _j), ymm8
-        vmovdqa     W(8 * (%1) + _j + 4), ymm9
+        %assign _lo _j + 8
+        %assign _hi _j + 12
+        vperm2i128  ymm %+ _lo, ymm %+ _j, ymm %+ _k, 0x20
+        vperm2i128  ymm %+ _hi, ymm %+ _j, ymm %+ _k, 0x31
         %assign _j _j + 1
     %endrep
 %endmacro
 
-FUNCTION_BEGIN sha256_avx2_x8_transform, 512, ymm
-    LOAD_HALF   0
-    LOAD_HALF   1
-    NAMES
+; W[8 %1 .. 8 %1 + 7] of every lane into the ring: words 8 %1.. of lane i,
+; byte-swapped, in ymm(i), then transposed. Lane i's block is at the pointer
+; blocks[i] (rsi = blocks) when %2 is `pointers`, at rsi + 64 i when `contiguous`.
+%macro LOAD_HALF 2
+    %assign _i 0
+    %rep 8
+        %ifidn %2, pointers
+            mov         rax, [rsi + 8 * _i]
+            vmovdqu     ymm %+ _i, [rax + 32 * (%1)]
+        %else
+            vmovdqu     ymm %+ _i, [rsi + 64 * _i + 32 * (%1)]
+        %endif
+        vpshufb     ymm %+ _i, ymm %+ _i, [BSWAP32_X8]
+        %assign _i _i + 1
+    %endrep
+    TRANSPOSE8
     %assign _j 0
     %rep 8
-        vmovdqu     ymm %+ _j, [rdi + 32 * _j]
+        %assign _k _j + 8
+        vmovdqa     W(8 * (%1) + _j), ymm %+ _k
         %assign _j _j + 1
     %endrep
+%endmacro
+
+; Rounds 0..63 with the message schedule from the ring, from the state in
+; A..H (names as NAMES sets them, and again afterwards).
+%macro ROUNDS_WITH_SCHEDULE 0
     vpxor       BC, B, C
     lea         rcx, [K256_X8]
     mov         edx, 3
-.schedule_rounds:                       ; rounds 0..47, 16 at a time
+%%schedule_rounds:                      ; rounds 0..47, 16 at a time
     %assign _r 0
     %rep 16
         ROUND       _r
@@ -185,16 +229,87 @@ FUNCTION_BEGIN sha256_avx2_x8_transform, 512, ymm
     %endrep
     add         rcx, 32 * 16
     dec         edx
-    jnz         .schedule_rounds
+    jnz         %%schedule_rounds
     %assign _r 0
     %rep 16                             ; rounds 48..63
         ROUND       _r
         %assign _r _r + 1
     %endrep
+%endmacro
+
+FUNCTION_BEGIN sha256_avx2_x8_transform, 512, ymm
+    LOAD_HALF   0, pointers
+    LOAD_HALF   1, pointers
+    NAMES
+    %assign _j 0
+    %rep 8
+        vmovdqu     ymm %+ _j, [rdi + 32 * _j]
+        %assign _j _j + 1
+    %endrep
+    ROUNDS_WITH_SCHEDULE
     %assign _j 0
     %rep 8
         vpaddd      ymm %+ _j, ymm %+ _j, [rdi + 32 * _j]
         vmovdqu     [rdi + 32 * _j], ymm %+ _j
         %assign _j _j + 1
+    %endrep
+FUNCTION_END
+
+; The stack: the ring at [rsp], the state after the first block (the padding
+; block's feed-forward) at [rsp + 512]. r8d: 0 in the first block, 1 in the third.
+FUNCTION_BEGIN sha256d64_avx2_x8, 512 + 256, ymm
+    LOAD_HALF   0, contiguous
+    LOAD_HALF   1, contiguous
+    NAMES
+    xor         r8d, r8d
+.block_with_schedule:                   ; the input block, then the digest's block
+    %assign _j 0
+    %rep 8
+        vmovdqa     ymm %+ _j, [IV_X8 + 32 * _j]
+        %assign _j _j + 1
+    %endrep
+    ROUNDS_WITH_SCHEDULE
+    %assign _j 0
+    %rep 8
+        vpaddd      ymm %+ _j, ymm %+ _j, [IV_X8 + 32 * _j]
+        %assign _j _j + 1
+    %endrep
+    test        r8d, r8d
+    jnz         .store
+    %assign _j 0
+    %rep 8
+        vmovdqa     [rsp + 512 + 32 * _j], ymm %+ _j
+        %assign _j _j + 1
+    %endrep
+    vpxor       BC, B, C                ; the padding block: W+K from the table
+    lea         rcx, [sha256_pad64_wk]
+    mov         edx, 4
+.padding_rounds:
+    %assign _r 0
+    %rep 16
+        ROUND_CONSTANT_WK _r
+        %assign _r _r + 1
+    %endrep
+    add         rcx, 4 * 16
+    dec         edx
+    jnz         .padding_rounds
+    %assign _j 0                        ; the first digest becomes W[0..7]
+    %rep 8
+        vpaddd      ymm %+ _j, ymm %+ _j, [rsp + 512 + 32 * _j]
+        vmovdqa     W(_j), ymm %+ _j
+        vpbroadcastd ymm8, [PAD32_W + 4 * _j]
+        vmovdqa     W(8 + _j), ymm8
+        %assign _j _j + 1
+    %endrep
+    mov         r8d, 1
+    jmp         .block_with_schedule
+.store:                                 ; lane i's digest, big-endian, to out + 32 i
+    TRANSPOSE8
+    %assign _i 0
+    %rep 8
+        %assign _k _i + 8
+        vpshufb     ymm %+ _k, ymm %+ _k, [BSWAP32_X8]
+        vmovdqu     [rdi + 32 * _i], ymm %+ _k
+        %assign _i _i + 1
     %endrep
 FUNCTION_END

@@ -53,6 +53,16 @@ struct D64Entry {
                    // SHA unit overlaps >= WIDE_SHA_OVERLAP sha256rnds2 (PreferenceOrder)
 };
 
+// The AVX2 row is assembly where the build has an assembler (g++ spills the
+// intrinsics' working set: sha256_avx2_lanes.asm), the intrinsics otherwise.
+#ifdef SHA256_D64_ASM
+#define AVX2_8WAY_KERNEL sha256d64_avx2_x8
+#define AVX2_8WAY_TECHNIQUE "AVX2 8 lanes (assembly), padding block W+K precomputed"
+#else
+#define AVX2_8WAY_KERNEL SHA256_D64_FN(d64::Avx2x8)
+#define AVX2_8WAY_TECHNIQUE "AVX2 8 lanes, padding schedules precomputed (intrinsics: a build without an assembler)"
+#endif
+
 // Order is AutoDetectD64's preference, fastest first, from bench_bitcoin's
 // "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md): as measured on Intel
 // Sapphire Rapids; on a CPU with a wide SHA unit (AMD Zen 4) the wide_sha rows
@@ -69,8 +79,7 @@ const D64Entry D64_REGISTRY[] = {
     {"shani", 1, SHANI_NEEDS, SHA256_D64_FN(d64::Shani1), "SHA-NI, one input at a time", false, 0},
     {"shani_3way", 3, SHANI_NEEDS, SHA256_D64_ASM_FN(sha256d64_shani_x3),
      "SHA-NI, three interleaved streams (assembly), padding block W+K precomputed", true, 2},
-    {"avx2_8way", 8, cpu::AVX2, SHA256_D64_FN(d64::Avx2x8), "AVX2 8 lanes, padding schedules precomputed", false,
-     0},
+    {"avx2_8way", 8, cpu::AVX2, AVX2_8WAY_KERNEL, AVX2_8WAY_TECHNIQUE, false, 0},
     {"sse41_4way", 4, cpu::SSE41 | cpu::SSSE3, SHA256_D64_FN(d64::Sse41x4),
      "SSE4.1 4 lanes, padding schedules precomputed", false, 0},
     {"arm_shani_2way", 2, cpu::SHA2 | cpu::ASIMD, SHA256_D64_ARM(sha256d64_arm_shani_2way),
@@ -183,6 +192,15 @@ d64::LanesFn d64::TransformAvx2x8Asm()
 {
 #ifdef SHA256_D64_ASM
     return sha256_avx2_x8_transform;
+#else
+    return nullptr;
+#endif
+}
+
+d64::KernelFn d64::Avx2x8Asm()
+{
+#ifdef SHA256_D64_ASM
+    return sha256d64_avx2_x8;
 #else
     return nullptr;
 #endif

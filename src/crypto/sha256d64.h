@@ -21,9 +21,10 @@ void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);
 void sha256d64_shani_x4(unsigned char* out, const unsigned char* in);
 void sha256_shani_x2_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
 void sha256_shani_x4_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
-// The 8-lane AVX2 transform of the multi-buffer hasher (sha256_avx2_lanes.asm),
-// TransformAvx2x8's contract: g++ spills the intrinsics' working set.
+// The 8-lane AVX2 kernels (sha256_avx2_lanes.asm), with the contracts of
+// TransformAvx2x8 and Avx2x8: g++ spills the intrinsics' working set.
 void sha256_avx2_x8_transform(uint32_t* st, const unsigned char* const* blocks);
+void sha256d64_avx2_x8(unsigned char* out, const unsigned char* in);
 }
 #endif
 
@@ -88,6 +89,9 @@ StreamsFn ShaniStreams(int streams);
 //! hasher's avx2_8lane kernel), or nullptr in a build without an assembler.
 using LanesFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
 LanesFn TransformAvx2x8Asm();
+//! Avx2x8 in assembly (the avx2_8way row's kernel where the build has it), or nullptr.
+using KernelFn = void (*)(unsigned char* out, const unsigned char* in);
+KernelFn Avx2x8Asm();
 
 } // namespace d64
 } // namespace sha256
