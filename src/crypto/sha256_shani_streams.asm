@@ -4,13 +4,15 @@
 ; for the multi-buffer hasher.
 ;
 ;     void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);   // also _x4
-;     void sha256_shani_x2_transform(uint32_t* const* s, const unsigned char* const* blocks,
-;                                    size_t n);                              // also _x4
+;     void sha256_shani_x2_transform(uint32_t* const* s, BlockCursor* c, size_t n); // also _x4
 ;
 ; The D64 functions write SHA256(SHA256(in[64i..64i+63])) to out[32i..] for
 ; i < S; in and out may be the same buffer, any alignment. The transforms
-; compress the n consecutive blocks at blocks[i] into the state s[i] (a..h, as
-; CSHA256 keeps it), the states staying in registers from block to block.
+; compress n blocks into each state s[i] (a..h, as CSHA256 keeps it), the
+; states staying in registers from block to block. Stream i reads them from
+; its cursor c[i] (sha256d64.h): from c[i].at on, 64 bytes apart, jumping to
+; c[i].then where it reaches c[i].end, so that a message's whole blocks and its
+; padding, kept elsewhere, are one run of blocks; c[i].at is left after them.
 ;
 ; Why streams: one block is a chain of 32 dependent sha256rnds2, so one stream
 ; runs at the instruction's latency (~4 cycles), while the SHA unit takes a new
@@ -232,22 +234,32 @@ FUNCTION_BEGIN sha256d64_shani_x %+ %1, FRAME, xmm
 FUNCTION_END
 %endmacro
 
+; The selected stream's cursor: at, end, then (24 bytes each, from rsi).
+%define CURSOR_AT [rsi + 24 * _s]
+%define CURSOR_END [rsi + 24 * _s + 8]
+%define CURSOR_THEN [rsi + 24 * _s + 16]
+
 ; The selected stream's state s[i] (a..h) <-> ABEF / CDGH, and its block pointer.
 %macro LOAD_WORDS 0
     mov         rax, [rdi + 8 * _s]
     SHANI_LOAD_STATE ABEF, CDGH, T1, rax
-    mov         PTR, [rsi + 8 * _s]
+    mov         PTR, CURSOR_AT
 %endmacro
 %macro STORE_WORDS 0
     mov         rax, [rdi + 8 * _s]
     SHANI_STORE_STATE ABEF, CDGH, T1, rax
+    mov         CURSOR_AT, PTR
 %endmacro
 
+; Three scalar instructions a block beside ~50 cycles of SHA work; without
+; them every message would end its kernel call twice (whole blocks, padding).
 %macro NEXT_BLOCK 0
     add         PTR, 64
+    cmp         PTR, CURSOR_END
+    cmove       PTR, CURSOR_THEN
 %endmacro
 
-; void sha256_shani_xS_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n)
+; void sha256_shani_xS_transform(uint32_t* const* s, BlockCursor* c, size_t n)
 %macro TRANSFORM_FUNCTION 1
     STREAMS %1
 TRANSFORM_BEGIN sha256_shani_x %+ %1 %+ _transform, FRAME, xmm

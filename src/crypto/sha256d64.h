@@ -12,6 +12,21 @@
 #define SHA256_D64_X86 1
 #endif
 
+namespace sha256 {
+namespace d64 {
+//! Where a stream or lane reads its blocks: from `at` on, 64 bytes apart; on
+//! reaching `end` it goes on at `then`. A message's whole blocks (in place) and
+//! its last partial block with the padding (a buffer of the scheduler's) so
+//! make one run, and a lane's kernel call need not stop between them.
+//! `end` = nullptr: plain consecutive blocks.
+struct BlockCursor {
+    const unsigned char* at;
+    const unsigned char* end;
+    const unsigned char* then;
+};
+} // namespace d64
+} // namespace sha256
+
 // The SHA-NI kernels of three and four streams are assembly (sha256_shani_streams.asm),
 // in builds with an assembler; only files of the crypto library see ENABLE_SHA256_ASM.
 #if defined(SHA256_D64_X86) && defined(ENABLE_SHA256_ASM)
@@ -19,8 +34,8 @@
 extern "C" {
 void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);
 void sha256d64_shani_x4(unsigned char* out, const unsigned char* in);
-void sha256_shani_x2_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
-void sha256_shani_x4_transform(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
+void sha256_shani_x2_transform(uint32_t* const* s, sha256::d64::BlockCursor* c, size_t n);
+void sha256_shani_x4_transform(uint32_t* const* s, sha256::d64::BlockCursor* c, size_t n);
 // The 8-lane AVX2 kernels (sha256_avx2_lanes.asm), with the contracts of
 // TransformAvx2x8 and Avx2x8: g++ spills the intrinsics' working set.
 void sha256_avx2_x8_transform(uint32_t* st, const unsigned char* const* blocks);
@@ -79,10 +94,11 @@ double MeasureShaniOverlap();
 #endif
 
 //! SHA-NI streams: state s[i] (eight words a..h, as CSHA256 keeps them)
-//! compresses the n consecutive 64-byte blocks at blocks[i] (any alignment),
-//! for i < streams. ShaniStreams(2 or 4) gives the transform, or nullptr where
-//! this build has none (they are assembly: none without an assembler).
-using StreamsFn = void (*)(uint32_t* const* s, const unsigned char* const* blocks, size_t n);
+//! compresses n 64-byte blocks from cursor c[i] (any alignment), for i <
+//! streams, and leaves c[i].at after them. ShaniStreams(2 or 4) gives the
+//! transform, or nullptr where this build has none (they are assembly: none
+//! without an assembler).
+using StreamsFn = void (*)(uint32_t* const* s, BlockCursor* c, size_t n);
 StreamsFn ShaniStreams(int streams);
 
 //! TransformAvx2x8 in assembly (sha256_avx2_lanes.asm; the multi-buffer

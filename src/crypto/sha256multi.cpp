@@ -21,7 +21,8 @@ namespace sha256 {
 namespace {
 
 using SlicedFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
-using d64::StreamsFn; // n consecutive blocks per stream
+using d64::BlockCursor;
+using d64::StreamsFn; // n blocks per stream, each from its cursor
 
 struct MultiEntry {
     const char* name;
@@ -84,12 +85,10 @@ constexpr int FindOneWay()
 constexpr int ONEWAY_ROW = FindOneWay();
 static_assert(ONEWAY_ROW >= 0, "the 1-way row finishes what the lanes do not");
 constexpr int MAX_LANES = 16; // the widest row (SelfTestMulti hands out more messages than this)
-// Blocks per kernel call at most: one call runs every busy lane up to its next
-// event (the end of its whole blocks, or of its message), so the SHA-NI
-// streams keep their states in registers across blocks (measured with four
-// streams, 3000 messages of 200-600 bytes: ~82 cycles per block in calls of
-// one block, ~50 inside D64), capped so that an idle lane's block fits below.
-constexpr size_t MAX_RUN = 16;
+// One kernel call runs every busy lane up to the nearest end of a message,
+// its padding included (BlockCursor), so the SHA-NI streams keep their states
+// in registers across blocks (measured with four streams, 3000 messages of
+// 200-600 bytes: ~82 cycles per block in calls of one block, ~50 inside D64).
 constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 bytes each (measured: 4..16 alike)
 
 // A kernel row is built where its kernel is; the 1-way rows always are.
@@ -99,14 +98,13 @@ bool Runnable(const MultiEntry& e) { return detail::Runnable(e.needs, Built(e));
 std::atomic<int> g_multi{ONEWAY_ROW};
 
 // One lane's message: whole blocks read in place, then the last partial block
-// and the padding (one or two blocks) from a small buffer of its own. The
-// scheduler walks each lane with a cursor (cur) and a count of blocks to the
-// next event (left): the end of the whole blocks, or of the message.
+// and the padding (one or two blocks) from a small buffer of its own, one run
+// of blocks through a BlockCursor. The scheduler counts each lane's blocks to
+// the end of its message (left).
 struct Job {
     size_t msg;
     size_t whole;   // whole blocks of the message
     int pad_blocks; // 1 or 2
-    bool in_pad;    // the cursor is in pad
     unsigned char pad[128];
 
     void Start(size_t i, const unsigned char* p, size_t len)
@@ -125,8 +123,13 @@ struct Job {
         for (; k < rem; ++k) pad[k] = src[k];
         pad[rem] = 0x80;
         WriteBE64(pad + 64 * pad_blocks - 8, static_cast<uint64_t>(len) << 3);
-        in_pad = whole == 0;
     }
+    BlockCursor Cursor(const unsigned char* p) const
+    {
+        if (whole == 0) return {pad, nullptr, nullptr};
+        return {p, p + 64 * whole, pad};
+    }
+    size_t Blocks() const { return whole + static_cast<size_t>(pad_blocks); }
 };
 
 // SHA-256 of 32 bytes, in place.
@@ -135,9 +138,10 @@ void HashInPlace32(unsigned char* digest)
     CSHA256().Write(digest, 32).Finalize(digest);
 }
 
-// Harmless blocks for idle lanes (their results are never read): a call of k
-// blocks reads k in a row.
-alignas(64) const unsigned char IDLE_BLOCK[64 * MAX_RUN] = {};
+// A harmless block for idle lanes (their results are never read); the idle
+// cursor returns to it after every block.
+alignas(64) const unsigned char IDLE_BLOCK[64] = {};
+constexpr BlockCursor IDLE_CURSOR{IDLE_BLOCK, IDLE_BLOCK + 64, IDLE_BLOCK};
 
 void WriteDigest(unsigned char* out, const uint32_t* s)
 {
@@ -166,15 +170,17 @@ struct Lanes {
     {
         for (int j = 0; j < 8; ++j) s[j] = At(lane, j);
     }
-    // k blocks per lane: lane i's j-th block at blocks[i] + j * step[i]
-    // (step 64, or 0 for an idle lane that stays on IDLE_BLOCK).
-    void Compress(const unsigned char* const* blocks, const size_t* step, size_t k)
+    // k blocks per lane from its cursor, which is left after them.
+    void Compress(BlockCursor* c, size_t k)
     {
-        if (!SLICED) return e.streams(ptr, blocks, k);
-        e.sliced(st, blocks);
-        for (size_t j = 1; j < k; ++j) {
+        if (!SLICED) return e.streams(ptr, c, k);
+        for (size_t j = 0; j < k; ++j) {
             const unsigned char* at[N];
-            for (int i = 0; i < N; ++i) at[i] = blocks[i] + j * step[i];
+            for (int i = 0; i < N; ++i) {
+                at[i] = c[i].at;
+                c[i].at += 64;
+                if (c[i].at == c[i].end) c[i].at = c[i].then;
+            }
             e.sliced(st, at);
         }
     }
@@ -229,9 +235,8 @@ void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* con
     constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
     Lanes<n, SLICED> lanes(e);
     Job jobs[n];
-    const unsigned char* cur[n];
-    size_t left[n];
-    size_t step[n]; // 64, or 0 for an idle lane (it stays on IDLE_BLOCK)
+    BlockCursor cur[n];
+    size_t left[n]; // blocks to the end of the lane's message, or IDLE
     Feed feed(sizes, count);
     bool more = true;
     size_t m;
@@ -239,9 +244,8 @@ void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* con
     auto take = [&](int i) {
         jobs[i].Start(m, inputs[m], sizes[m]);
         lanes.Set(i, constants::IV);
-        cur[i] = jobs[i].in_pad ? jobs[i].pad : inputs[m];
-        left[i] = jobs[i].in_pad ? static_cast<size_t>(jobs[i].pad_blocks) : jobs[i].whole;
-        step[i] = 64;
+        cur[i] = jobs[i].Cursor(inputs[m]);
+        left[i] = jobs[i].Blocks();
         // A new message's bytes are usually in no cache yet: fetch the first
         // block and the tail of the message PREFETCH_AHEAD places later in
         // input order (Feed's order, but for the long ones) meanwhile.
@@ -252,51 +256,48 @@ void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* con
             __builtin_prefetch(inputs[ahead] + sizes[ahead] - 1);
         }
     };
+    auto idle = [&](int i) {
+        cur[i] = IDLE_CURSOR;
+        left[i] = IDLE;
+    };
     for (int i = 0; i < n; ++i) {
         if (more && (more = feed.Next(m))) {
             take(i);
             ++nbusy;
         } else {
-            cur[i] = IDLE_BLOCK;
-            left[i] = IDLE;
-            step[i] = 0;
+            idle(i);
         }
     }
     uint32_t s[8];
     while (nbusy > 0) {
         if (!more && nbusy * 2 < n) {
             for (int i = 0; i < n; ++i) {
-                if (!step[i]) continue;
+                if (left[i] == IDLE) continue;
+                const Job& job = jobs[i];
                 lanes.Get(i, s);
-                Transform(s, cur[i], left[i]);
-                if (!jobs[i].in_pad) Transform(s, jobs[i].pad, static_cast<size_t>(jobs[i].pad_blocks));
-                WriteDigest(out + 32 * jobs[i].msg, s);
+                const size_t pad = static_cast<size_t>(job.pad_blocks);
+                if (left[i] > pad) {
+                    Transform(s, cur[i].at, left[i] - pad); // the rest of the whole blocks
+                    Transform(s, job.pad, pad);
+                } else {
+                    Transform(s, cur[i].at, left[i]); // inside pad
+                }
+                WriteDigest(out + 32 * job.msg, s);
             }
             return;
         }
-        // Every busy lane up to the nearest event (idle lanes never have one).
-        size_t k = MAX_RUN;
+        // Every busy lane up to the nearest end of a message (idle lanes have none).
+        size_t k = IDLE;
         for (int i = 0; i < n; ++i) k = left[i] < k ? left[i] : k;
-        lanes.Compress(cur, step, k);
+        lanes.Compress(cur, k);
         for (int i = 0; i < n; ++i) {
-            cur[i] += step[i] * k;
-            left[i] -= k;
-            if (left[i] != 0) continue;
-            if (!jobs[i].in_pad) {
-                // Whole blocks done: on to the tail and padding.
-                jobs[i].in_pad = true;
-                cur[i] = jobs[i].pad;
-                left[i] = static_cast<size_t>(jobs[i].pad_blocks);
-                continue;
-            }
+            if (left[i] == IDLE || (left[i] -= k) != 0) continue;
             lanes.Get(i, s);
             WriteDigest(out + 32 * jobs[i].msg, s);
             if (more && (more = feed.Next(m))) {
                 take(i);
             } else {
-                cur[i] = IDLE_BLOCK;
-                left[i] = IDLE;
-                step[i] = 0;
+                idle(i);
                 --nbusy;
             }
         }
@@ -329,12 +330,11 @@ void SecondHashN(const MultiEntry& e, unsigned char* out, size_t count)
 {
     Lanes<n, SLICED> lanes(e);
     unsigned char blocks[n][64];
-    const unsigned char* ptrs[n];
+    BlockCursor cur[n];
     for (int i = 0; i < n; ++i) {
         std::memset(blocks[i] + 32, 0, 32);
         blocks[i][32] = 0x80;
         blocks[i][62] = 0x01; // bit length 256, big-endian
-        ptrs[i] = blocks[i];
     }
     uint32_t s[8];
     size_t done = 0;
@@ -342,8 +342,9 @@ void SecondHashN(const MultiEntry& e, unsigned char* out, size_t count)
         for (int i = 0; i < n; ++i) {
             std::memcpy(blocks[i], out + 32 * (done + i), 32);
             lanes.Set(i, constants::IV);
+            cur[i] = {blocks[i], nullptr, nullptr};
         }
-        lanes.Compress(ptrs, nullptr, 1);
+        lanes.Compress(cur, 1);
         for (int i = 0; i < n; ++i) {
             lanes.Get(i, s);
             WriteDigest(out + 32 * (done + i), s);

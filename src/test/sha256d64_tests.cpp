@@ -469,26 +469,45 @@ BOOST_AUTO_TEST_CASE(lane_transforms_against_basic)
                 BOOST_TEST_MESSAGE("  not run: shani " << streams << " streams: not built (no assembler)");
                 continue;
             }
-            // n consecutive blocks per stream, each stream at its own misaligned place.
+            // n blocks per stream, each stream at its own misaligned place: the
+            // first `split` of them consecutive, the rest from a second buffer
+            // (the cursor's jump at `end`, as from a message to its padding;
+            // split = n: no jump, end = nullptr). The cursor must stop after them.
             for (size_t n : {1, 2, 5}) {
-                std::vector<unsigned char> data = rng.Bytes(64 * 5 * 4 + 64);
-                uint32_t st[4][8], want[4][8];
-                uint32_t* sp[4];
-                const unsigned char* bp[4];
-                for (int i = 0; i < streams; ++i) {
-                    for (auto& w : st[i]) w = static_cast<uint32_t>(rng.Next());
-                    std::memcpy(want[i], st[i], 32);
-                    sp[i] = st[i];
-                    bp[i] = data.data() + 3 + i + 64 * 5 * i;
-                    sha256::TransformBasic(want[i], bp[i], n);
+                for (size_t split = 0; split <= n; ++split) {
+                    std::vector<unsigned char> data = rng.Bytes(64 * 5 * 4 + 64), tail = rng.Bytes(64 * 5 * 4 + 64);
+                    uint32_t st[4][8], want[4][8];
+                    uint32_t* sp[4];
+                    sha256::d64::BlockCursor c[4], after[4];
+                    for (int i = 0; i < streams; ++i) {
+                        for (auto& w : st[i]) w = static_cast<uint32_t>(rng.Next());
+                        std::memcpy(want[i], st[i], 32);
+                        sp[i] = st[i];
+                        const unsigned char* p = data.data() + 3 + i + 64 * 5 * i;
+                        const unsigned char* q = tail.data() + 5 + 2 * i + 64 * 5 * i;
+                        if (split == n) {
+                            c[i] = {p, nullptr, nullptr};
+                        } else if (split == 0) {
+                            c[i] = {q, nullptr, nullptr};
+                        } else {
+                            c[i] = {p, p + 64 * split, q};
+                        }
+                        after[i] = c[i];
+                        after[i].at = split == n ? p + 64 * n : q + 64 * (n - split);
+                        if (split > 0) sha256::TransformBasic(want[i], p, split);
+                        if (split < n) sha256::TransformBasic(want[i], q, n - split);
+                    }
+                    fn(sp, c, n);
+                    for (int i = 0; i < streams; ++i) {
+                        bad += std::memcmp(st[i], want[i], 32) != 0;
+                        bad += c[i].at != after[i].at || c[i].end != after[i].end || c[i].then != after[i].then;
+                    }
+                    ++runs;
                 }
-                fn(sp, bp, n);
-                for (int i = 0; i < streams; ++i) bad += std::memcmp(st[i], want[i], 32) != 0;
-                ++runs;
             }
         }
         BOOST_CHECK_EQUAL(bad, 0);
-        BOOST_TEST_MESSAGE("  shani streams: " << runs << " runs of 1, 2 and 5 blocks: " << (bad ? "FAILED" : "ok"));
+        BOOST_TEST_MESSAGE("  shani streams: " << runs << " runs of 1, 2 and 5 blocks, with and without a jump: " << (bad ? "FAILED" : "ok"));
     } else {
         BOOST_TEST_MESSAGE("  not run: shani streams: CPU lacks " << cpu::FeatureNames((cpu::SHANI | cpu::SSE41 | cpu::SSSE3) & ~cpu::Features()));
     }
