@@ -47,15 +47,15 @@ align 64
 K256_X8:    SHA256_K_GROUPS SHA256_K_BROADCAST8
 BSWAP32_X8: db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
             db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
-IV_X8:      times 8 dd 0x6a09e667           ; FIPS 180-4, 5.3.3, each word in every lane
-            times 8 dd 0xbb67ae85
-            times 8 dd 0x3c6ef372
-            times 8 dd 0xa54ff53a
-            times 8 dd 0x510e527f
-            times 8 dd 0x9b05688c
-            times 8 dd 0x1f83d9ab
-            times 8 dd 0x5be0cd19
-PAD32_W:    dd 0x80000000, 0, 0, 0, 0, 0, 0, 256 ; words 8..15 of a 32-byte message's block
+IV_X8:      times 8 dd SHA256_IV_A           ; each word of the initial hash value in every lane
+            times 8 dd SHA256_IV_B
+            times 8 dd SHA256_IV_C
+            times 8 dd SHA256_IV_D
+            times 8 dd SHA256_IV_E
+            times 8 dd SHA256_IV_F
+            times 8 dd SHA256_IV_G
+            times 8 dd SHA256_IV_H
+PAD32_W:    SHA256_PAD32_WORDS
 
 extern sha256_pad64_wk                      ; W+K of a 64-byte message's padding block (sha256d64.cpp)
 

@@ -286,13 +286,11 @@ K256:
 ; The initial hash value (FIPS 180-4, 5.3.3) as sha256rnds2 holds a state:
 ; ABEF = f, e, b, a in dwords 0..3; CDGH = h, g, d, c.
 IV_ABEF:
-    dd 0x9b05688c, 0x510e527f, 0xbb67ae85, 0x6a09e667
+    dd SHA256_IV_F, SHA256_IV_E, SHA256_IV_B, SHA256_IV_A
 IV_CDGH:
-    dd 0x5be0cd19, 0x1f83d9ab, 0xa54ff53a, 0x3c6ef372
-; Words 8..15 of a block holding a 32-byte message: 0x80, zeros, bit length 256.
+    dd SHA256_IV_H, SHA256_IV_G, SHA256_IV_D, SHA256_IV_C
 PAD32:
-    dd 0x80000000, 0, 0, 0
-    dd 0, 0, 0, 256
+    SHA256_PAD32_WORDS
 ; pshufb: reverse the bytes of each dword (big-endian message words).
 BSWAP32:
     db 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
