@@ -8,8 +8,12 @@
 #     every other row "no change"; on the same runs --fail-above=3 must exit 1
 #     and --fail-above=400 exit 0. A portable row that reads "no change" with a
 #     positive estimate is undecided (a busy host widens the intervals: a CI
-#     run read +102% [-4, +235]), not wrong: when only such rows miss, they are
-#     measured once more on fresh pairs and must read "slower" then.
+#     run read +102% [-4, +235]), not wrong; so is one or two other rows that
+#     read a change by a hair (a CI run read SHA256_D80B/shani +6.4% [+0.27,
+#     +15.05] among 76 rows; the intervals are 95% family-wise, and the host's
+#     bursts break the pairs' independence now and then). When only such rows
+#     miss, they are measured once more on fresh pairs and must then read as
+#     expected ("slower", "no change"): a real change reads the same twice.
 # The source is this tree as it is (tracked files and untracked ones git does
 # not ignore; a release tree works too), copied into a scratch git repository
 # in a temporary directory; the delay is patched there only, never into this tree.
@@ -67,10 +71,12 @@ rm -f "$scratch/.source-files"
 
 # verify <compare.json> <expectation> [retry-file]: expectation "none" (no row
 # may change) or "portable" (the rows of transforms that need no CPU feature must
-# be slower, no other row may change). With a retry file, when the only wrong
+# be slower, no other row may change; "portable-again": the same for a second
+# look at some rows, which may include no portable one). With a retry file, when the only wrong
 # rows are portable ones that read "no change" with a positive estimate (an
-# interval the host's noise made too wide to decide), it writes a -filter regex
-# naming them there: the caller measures those rows again, once.
+# interval the host's noise made too wide to decide) and at most two others
+# that read a change, it writes a -filter regex naming them there: the caller
+# measures those rows again, once.
 verify() {
   python3 - "$1" "$2" "${3:-}" <<'EOF'
 import json, re, sys
@@ -81,15 +87,16 @@ rows = doc["rows"]
 wrong = []
 def slowed(r):  # a row timing the portable transform (other families have rows of the same name)
     return r["family"] == "transform" and r["impl"] in portable
+expect_slow = sys.argv[2].startswith("portable")
 for r in rows:
-    want = "slower" if sys.argv[2] == "portable" and slowed(r) else "no change"
+    want = "slower" if expect_slow and slowed(r) else "no change"
     if r["verdict"] != want:
         wrong.append(f"{r['name']} {r['verdict']} ({r['change_pct']:+.2f}% [{r['low_pct']:+.2f}, {r['high_pct']:+.2f}]), expected {want}")
 slow = [r for r in rows if slowed(r)]
 print(f"{len(rows)} rows compared, {len(doc['not_compared'])} not compared, {len(wrong)} wrong"
       + (f" (first: {wrong[0]})" if wrong else "")
       + (f"; portable rows ({', '.join(sorted(portable))}): " + ", ".join(f"{r['change_pct']:+.1f}%" for r in slow)
-         if sys.argv[2] == "portable" else ""))
+         if expect_slow and slow else ""))
 for w in wrong:
     print("  " + w)
 if not rows:
@@ -99,8 +106,9 @@ if sys.argv[2] == "portable" and not slow:
     print("  no row of a portable transform was compared")
     sys.exit(1)
 undecided = [r for r in slow if r["verdict"] == "no change" and r["change_pct"] > 0]
-if wrong and sys.argv[3] and len(undecided) == len(wrong):
-    open(sys.argv[3], "w").write("^(" + "|".join(re.escape(r["name"]) for r in undecided) + ")$")
+spurious = [r for r in rows if not slowed(r) and r["verdict"] != "no change"]
+if wrong and sys.argv[3] and len(undecided) + len(spurious) == len(wrong) and len(spurious) <= 2:
+    open(sys.argv[3], "w").write("^(" + "|".join(re.escape(r["name"]) for r in undecided + spurious) + ")$")
 sys.exit(1 if wrong else 0)
 EOF
 }
@@ -153,11 +161,12 @@ then
       ok "injected slowdown: $res"
     elif [ -s "$tmp/retry" ] && ! printf '%s\n' "$opts" | grep -q -- '-filter='; then
       # Undecided, not wrong: those rows once more, on fresh pairs. A comparison
-      # that cannot see the delay reads "no change" again and fails here.
+      # that cannot see the delay reads "no change" again, one that sees a
+      # change where there is none sees it again, and fails here.
       echo "ab-honesty: undecided on the first runs: $res"
       echo "ab-honesty: measuring $(cat "$tmp/retry") again"
       res2="bench-compare.sh failed (above)"
-      if compare slow2 HEAD WORKTREE -filter="$(cat "$tmp/retry")" && res2=$(verify "$tmp/slow2/compare.json" portable); then
+      if compare slow2 HEAD WORKTREE -filter="$(cat "$tmp/retry")" && res2=$(verify "$tmp/slow2/compare.json" portable-again); then
         ok "injected slowdown: first runs: $res; the undecided rows again: $res2"
       else
         bad "injected slowdown: first runs: $res; the undecided rows again: $res2"
