@@ -5,9 +5,11 @@
 ;
 ;     void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);   // also _x4
 ;     void sha256_shani_x2_transform(uint32_t* const* s, BlockCursor* c, size_t n); // also _x4
+;     void sha256_shani_x2_hash32(unsigned char* out, const unsigned char* in); // also _x4
 ;
 ; The D64 functions write SHA256(SHA256(in[64i..64i+63])) to out[32i..] for
-; i < S; in and out may be the same buffer, any alignment. The transforms
+; i < S, the hash32 functions SHA256(in[32i..32i+31]) (the second hash of a
+; txid); in and out may be the same buffer, any alignment. The transforms
 ; compress n blocks into each state s[i] (a..h, as CSHA256 keeps it), the
 ; states staying in registers from block to block. Stream i reads them from
 ; its cursor c[i] (sha256d64.h): from c[i].at on, 64 bytes apart, jumping to
@@ -136,6 +138,17 @@ extern sha256_pad64_wk
 %endif
 %endmacro
 
+; The block of a 32-byte message: in[32s..] and the fixed padding.
+%macro W_FROM_HASH32 1
+%if (%1) < 2
+    movdqu      LW, [rsi + 32 * _s + 16 * (%1)]
+    pshufb      LW, [BSWAP32]
+%else
+    movdqa      LW, [PAD32 + 16 * ((%1) - 2)]
+%endif
+    movdqa      RING(%1), LW
+%endmacro
+
 ; a..h of the selected stream's digest -> W0..7 of its next block (W0..3 in
 ; LW), words 8..15 the padding of a 32-byte message; state back to the IV.
 %macro DIGEST_TO_RING 0
@@ -234,6 +247,19 @@ FUNCTION_BEGIN sha256d64_shani_x %+ %1, FRAME, xmm
 FUNCTION_END
 %endmacro
 
+; void sha256_shani_xS_hash32(unsigned char* out, const unsigned char* in)
+; One block per stream from the IV: no state to load or store, and none of the
+; scheduler's copies (SecondHash in sha256multi.cpp says what that saves).
+%macro HASH32_FUNCTION 1
+    STREAMS %1
+FUNCTION_BEGIN sha256_shani_x %+ %1 %+ _hash32, FRAME, xmm
+    EACH_STREAM LOAD_IV
+    MESSAGE_BLOCK W_FROM_HASH32         ; all input is read before out is written
+    EACH_STREAM ADD_IV
+    EACH_STREAM STORE_DIGEST
+FUNCTION_END
+%endmacro
+
 ; The selected stream's cursor: at, end, then (24 bytes each, from rsi).
 %define CURSOR_AT [rsi + 24 * _s]
 %define CURSOR_END [rsi + 24 * _s + 8]
@@ -279,6 +305,8 @@ D64_FUNCTION 3
 D64_FUNCTION 4
 TRANSFORM_FUNCTION 2
 TRANSFORM_FUNCTION 4
+HASH32_FUNCTION 2
+HASH32_FUNCTION 4
 
 RODATA
 K256:

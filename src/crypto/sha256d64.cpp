@@ -188,6 +188,16 @@ d64::StreamsFn d64::ShaniStreams(int streams)
     return nullptr;
 }
 
+d64::KernelFn d64::ShaniHash32(int streams)
+{
+#ifdef SHA256_D64_ASM
+    if (streams == 2) return sha256_shani_x2_hash32;
+    if (streams == 4) return sha256_shani_x4_hash32;
+#endif
+    (void)streams;
+    return nullptr;
+}
+
 d64::LanesFn d64::TransformAvx2x8Asm()
 {
 #ifdef SHA256_D64_ASM

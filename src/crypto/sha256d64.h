@@ -36,6 +36,8 @@ void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);
 void sha256d64_shani_x4(unsigned char* out, const unsigned char* in);
 void sha256_shani_x2_transform(uint32_t* const* s, sha256::d64::BlockCursor* c, size_t n);
 void sha256_shani_x4_transform(uint32_t* const* s, sha256::d64::BlockCursor* c, size_t n);
+void sha256_shani_x2_hash32(unsigned char* out, const unsigned char* in);
+void sha256_shani_x4_hash32(unsigned char* out, const unsigned char* in);
 // The 8-lane AVX2 kernels (sha256_avx2_lanes.asm), with the contracts of
 // TransformAvx2x8 and Avx2x8: g++ spills the intrinsics' working set.
 void sha256_avx2_x8_transform(uint32_t* st, const unsigned char* const* blocks);
@@ -100,13 +102,17 @@ double MeasureShaniOverlap();
 //! without an assembler).
 using StreamsFn = void (*)(uint32_t* const* s, BlockCursor* c, size_t n);
 StreamsFn ShaniStreams(int streams);
+//! SHA-NI streams, one 32-byte message each (the second hash of a txid):
+//! out[32*i..] = SHA256(in[32*i..32*i+31]) for i < streams (2 or 4); any
+//! alignment; out may equal in. nullptr where this build has none.
+using KernelFn = void (*)(unsigned char* out, const unsigned char* in);
+KernelFn ShaniHash32(int streams);
 
 //! TransformAvx2x8 in assembly (sha256_avx2_lanes.asm; the multi-buffer
 //! hasher's avx2_8lane kernel), or nullptr in a build without an assembler.
 using LanesFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
 LanesFn TransformAvx2x8Asm();
 //! Avx2x8 in assembly (the avx2_8way row's kernel where the build has it), or nullptr.
-using KernelFn = void (*)(unsigned char* out, const unsigned char* in);
 KernelFn Avx2x8Asm();
 
 } // namespace d64

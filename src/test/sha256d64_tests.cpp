@@ -514,6 +514,72 @@ BOOST_AUTO_TEST_CASE(lane_transforms_against_basic)
 #endif
 }
 
+// The SHA-NI streams' one-block kernels for 32-byte messages (DMulti's second
+// hash): against CSHA256, through the ABI trampoline, input and output at
+// every offset, in place, and against guard pages.
+BOOST_AUTO_TEST_CASE(shani_hash32_kernels)
+{
+#ifdef SHA256_D64_X86
+    const uint32_t needs = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
+    if ((cpu::Features() & needs) != needs) {
+        BOOST_TEST_MESSAGE("  not run: shani hash32 kernels: CPU lacks " << cpu::FeatureNames(needs & ~cpu::Features()));
+        return;
+    }
+    using Flush = test::GuardedBuffer::Flush;
+    test::Rng rng(0x3232);
+    for (int streams : {2, 4}) {
+        const sha256::d64::KernelFn fn = sha256::d64::ShaniHash32(streams);
+        if (!fn) {
+            BOOST_TEST_MESSAGE("  not run: shani hash32 x" << streams << ": not built (no assembler)");
+            continue;
+        }
+        const size_t n = static_cast<size_t>(streams);
+        auto wrong = [&](const unsigned char* out, const unsigned char* in_copy) {
+            for (size_t i = 0; i < n; ++i) {
+                unsigned char want[32];
+                CSHA256().Write(in_copy + 32 * i, 32).Finalize(want);
+                if (std::memcmp(out + 32 * i, want, 32) != 0) return true;
+            }
+            return false;
+        };
+        int bad = 0, cases = 0;
+        for (size_t k = 0; k < 64; ++k) {
+            std::vector<unsigned char> in(64 + 32 * n), out(64 + 32 * n + 64, 0x5a);
+            rng.Fill(in.data() + k, 32 * n);
+            const std::vector<unsigned char> copy(in.begin() + k, in.begin() + k + 32 * n);
+            const size_t out_off = 63 - k;
+            std::string why = CallKernel(fn, out.data() + out_off, in.data() + k);
+            if (wrong(out.data() + out_off, copy.data())) why += "wrong digest; ";
+            for (size_t i = 0; i < out.size(); ++i) {
+                if ((i < out_off || i >= out_off + 32 * n) && out[i] != 0x5a) {
+                    why += "wrote outside its output; ";
+                    break;
+                }
+            }
+            why += CallKernel(fn, in.data() + k, in.data() + k);
+            if (wrong(in.data() + k, copy.data())) why += "wrong digest in place; ";
+            ++cases;
+            if (!why.empty() && ++bad <= 5) BOOST_ERROR("shani hash32 x" << streams << ": offset " << k << ": " << why);
+        }
+        for (Flush in_flush : {Flush::End, Flush::Begin}) {
+            for (Flush out_flush : {Flush::End, Flush::Begin}) {
+                test::GuardedBuffer in(32 * n, in_flush), out(32 * n, out_flush);
+                rng.Fill(in.begin(), 32 * n);
+                std::string why = CallKernel(fn, out.begin(), in.begin());
+                if (wrong(out.begin(), in.begin())) why += "wrong digest; ";
+                ++cases;
+                if (!why.empty() && ++bad <= 5) BOOST_ERROR("shani hash32 x" << streams << ": guard pages: " << why);
+            }
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, "shani hash32 x" << streams << ": " << bad << " of " << cases << " cases failed");
+        BOOST_TEST_MESSAGE("  shani hash32 x" << streams << ": " << cases
+                                               << " cases (offsets, in place, guard pages), ABI-checked: " << (bad ? "FAILED" : "ok"));
+    }
+#else
+    BOOST_TEST_MESSAGE("  not run: shani hash32 kernels: not an x86-64 build");
+#endif
+}
+
 // Double SHA-256 of 32, 64 and 80 bytes: every supported fixed-size row
 // against CSHA256 twice, misaligned, and against guard pages.
 BOOST_AUTO_TEST_CASE(fixed_size_paths)
