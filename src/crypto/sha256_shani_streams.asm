@@ -4,18 +4,15 @@
 ; for the multi-buffer hasher.
 ;
 ;     void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);   // also _x4
-;     void sha256_shani_x2_transform(uint32_t* const* s, BlockCursor* c, size_t n); // also _x4
 ;     void sha256_shani_x2_hash32(unsigned char* out, const unsigned char* in); // also _x4
+;     size_t sha256_shani_x2_jobs(StreamLane* lane, const StreamJob* job, size_t njobs); // also _x4
 ;
 ; The D64 functions write SHA256(SHA256(in[64i..64i+63])) to out[32i..] for
 ; i < S, the hash32 functions SHA256(in[32i..32i+31]) (the second hash of a
-; txid); in and out may be the same buffer, any alignment. The transforms
-; compress n blocks into each state s[i] (a..h, as CSHA256 keeps it), the
-; states staying in registers from block to block. Stream i reads them from
-; its cursor c[i] (sha256d64.h): from c[i].at on, 64 bytes apart, jumping to
-; c[i].then where it reaches c[i].end, so that a message's whole blocks and its
-; padding, kept elsewhere, are one run of blocks; c[i].at is left after them.
-;
+; txid); in and out may be the same buffer, any alignment. The job kernels
+; (the multi-buffer hasher's) run one message per stream and hand out the
+; next message themselves where one ends (below, and sha256d64.h).
+
 ; Why streams: one block is a chain of 32 dependent sha256rnds2, so one stream
 ; runs at the instruction's latency (~4 cycles), while the SHA unit takes a new
 ; one every cycle on AMD Zen 4 (measured: 1.0 cycles each over 8 independent
@@ -35,7 +32,6 @@
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
-%include "sha256_shani.inc"
 
 ; W+K of the padding block of any 64-byte message (0x80, zeros, bit length
 ; 512), computed at compile time from the schedule in sha256_constants.h and
@@ -219,15 +215,19 @@ extern sha256_pad64_wk
     %endrep
 %endmacro
 
-; The big-endian digest of the selected stream to rdi + 32s.
-%macro STORE_DIGEST 0
+; The big-endian digest of the selected stream to [%1] (ABEF clobbered).
+%macro STORE_DIGEST_TO 1
     movdqa      T1, ABEF
     punpckhqdq  T1, CDGH                ; b a d c
     pshufb      T1, [DIGEST_BSWAP]
-    movdqu      [rdi + 32 * _s], T1
+    movdqu      [%1], T1
     punpcklqdq  ABEF, CDGH              ; f e h g
     pshufb      ABEF, [DIGEST_BSWAP]
-    movdqu      [rdi + 32 * _s + 16], ABEF
+    movdqu      [%1 + 16], ABEF
+%endmacro
+; ... to rdi + 32s.
+%macro STORE_DIGEST 0
+    STORE_DIGEST_TO rdi + 32 * _s
 %endmacro
 
 ; void sha256d64_shani_xS(unsigned char* out, const unsigned char* in)
@@ -260,53 +260,126 @@ FUNCTION_BEGIN sha256_shani_x %+ %1 %+ _hash32, FRAME, xmm
 FUNCTION_END
 %endmacro
 
-; The selected stream's cursor: at, end, then (24 bytes each, from rsi).
-%define CURSOR_AT [rsi + 24 * _s]
-%define CURSOR_END [rsi + 24 * _s + 8]
-%define CURSOR_THEN [rsi + 24 * _s + 16]
+; The job kernels: size_t sha256_shani_xS_jobs(StreamLane* lane, const StreamJob* job, size_t njobs)
+; (sha256d64.h). Every stream runs its lane's message; where one ends, its
+; digest goes to the lane's out and the lane takes the next job at once,
+; without returning: a job's padding is copied into the lane, the state starts
+; from the IV. The call returns once a lane is idle and no job is left (at
+; entry, at once if a lane is idle and njobs is 0), with every busy lane's
+; state and cursor in its StreamLane; it returns the jobs it took (all of them).
+; Each stream reads its blocks through its lane's cursor: from at on, 64
+; bytes apart, jumping to then (the lane's copy of the padding) at end, so a
+; message is one run of blocks. Why here rather than one kernel call per
+; message end: on Zen 4, 3000 messages of 200-600 bytes took ~73 cycles a
+; block that way (states converted and reloaded, the chains drained at every
+; call, and the scheduler's own work) against ~54 in long calls.
+%define L_ABEF 0
+%define L_CDGH 16
+%define L_AT 32
+%define L_END 40
+%define L_THEN 48
+%define L_LEFT 56
+%define L_OUT 64
+%define L_PAD 80
+%define LANE_SIZE 208
+%define J_PAD 64
+%define J_AT 192
+%define J_END 200
+%define J_THEN 208
+%define J_BLOCKS 216
+%define J_OUT 224
+%define JOB_SIZE 232
+%define LANE(f) [rdi + LANE_SIZE * _s + (f)]
 
-; The selected stream's state s[i] (a..h) <-> ABEF / CDGH, and its block pointer.
-%macro LOAD_WORDS 0
-    mov         rax, [rdi + 8 * _s]
-    SHANI_LOAD_STATE ABEF, CDGH, T1, rax
-    mov         PTR, CURSOR_AT
+%macro LANE_LOAD 0
+    movdqa      ABEF, LANE(L_ABEF)
+    movdqa      CDGH, LANE(L_CDGH)
+    mov         PTR, LANE(L_AT)
 %endmacro
-%macro STORE_WORDS 0
-    mov         rax, [rdi + 8 * _s]
-    SHANI_STORE_STATE ABEF, CDGH, T1, rax
-    mov         CURSOR_AT, PTR
+%macro LANE_STORE 0
+    movdqa      LANE(L_ABEF), ABEF
+    movdqa      LANE(L_CDGH), CDGH
+    mov         LANE(L_AT), PTR
 %endmacro
 
-; Three scalar instructions a block beside ~50 cycles of SHA work; without
-; them every message would end its kernel call twice (whole blocks, padding).
-%macro NEXT_BLOCK 0
+; An idle lane takes the job at rsi, or sets ecx (stop) if none is left.
+%macro LANE_TAKE 0
+    cmp         qword LANE(L_LEFT), 0
+    jne         %%busy
+    cmp         rsi, rdx
+    je          %%none
+    %assign _o 0
+    %rep 8
+        movdqu      T1, [rsi + J_PAD + _o]
+        movdqa      LANE(L_PAD + _o), T1
+        %assign _o _o + 16
+    %endrep
+    lea         rax, LANE(L_PAD)
+    mov         PTR, [rsi + J_AT]
+    test        PTR, PTR
+    cmovz       PTR, rax                ; no whole block: the padding first
+    cmp         qword [rsi + J_THEN], 0
+    cmovne      rax, [rsi + J_THEN]     ; a job that repeats its block
+    mov         LANE(L_THEN), rax
+    mov         rax, [rsi + J_END]
+    mov         LANE(L_END), rax
+    mov         rax, [rsi + J_BLOCKS]
+    mov         LANE(L_LEFT), rax
+    mov         rax, [rsi + J_OUT]
+    mov         LANE(L_OUT), rax
+    LOAD_IV
+    add         rsi, JOB_SIZE
+    jmp         %%busy
+%%none:
+    mov         ecx, 1
+%%busy:
+%endmacro
+
+; After a block: the cursor's step, and the digest where the message ended.
+%macro LANE_NEXT 0
     add         PTR, 64
-    cmp         PTR, CURSOR_END
-    cmove       PTR, CURSOR_THEN
+    cmp         PTR, LANE(L_END)
+    cmove       PTR, LANE(L_THEN)
+    dec         qword LANE(L_LEFT)
+    jnz         %%busy
+    mov         rax, LANE(L_OUT)
+    STORE_DIGEST_TO rax
+%%busy:
 %endmacro
 
-; void sha256_shani_xS_transform(uint32_t* const* s, BlockCursor* c, size_t n)
-%macro TRANSFORM_FUNCTION 1
+%macro JOBS_FUNCTION 1
     STREAMS %1
-TRANSFORM_BEGIN sha256_shani_x %+ %1 %+ _transform, FRAME, xmm
-    EACH_STREAM LOAD_WORDS
-%%block:
+FUNCTION_BEGIN sha256_shani_x %+ %1 %+ _jobs, FRAME, xmm
+    mov         r12, rsi
+    imul        rdx, rdx, JOB_SIZE
+    add         rdx, rsi                ; after the last job
+    EACH_STREAM LANE_LOAD
+%%check:
+    xor         ecx, ecx
+    EACH_STREAM LANE_TAKE
+    test        ecx, ecx
+    jnz         %%out
     EACH_STREAM SAVE_STATE
     MESSAGE_BLOCK W_FROM_PTR
     EACH_STREAM ADD_SAVED
-    EACH_STREAM NEXT_BLOCK
-    dec         rdx
-    jnz         %%block
-    EACH_STREAM STORE_WORDS
-TRANSFORM_END
+    EACH_STREAM LANE_NEXT
+    jmp         %%check
+%%out:
+    EACH_STREAM LANE_STORE
+    mov         rax, rsi
+    sub         rax, r12
+    xor         edx, edx
+    mov         ecx, JOB_SIZE
+    div         rcx
+FUNCTION_END
 %endmacro
 
 D64_FUNCTION 3
 D64_FUNCTION 4
-TRANSFORM_FUNCTION 2
-TRANSFORM_FUNCTION 4
 HASH32_FUNCTION 2
 HASH32_FUNCTION 4
+JOBS_FUNCTION 2
+JOBS_FUNCTION 4
 
 RODATA
 K256:

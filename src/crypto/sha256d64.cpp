@@ -178,11 +178,11 @@ double ShaniOverlap()
     return overlap;
 }
 
-d64::StreamsFn d64::ShaniStreams(int streams)
+d64::JobsFn d64::ShaniJobs(int streams)
 {
 #ifdef SHA256_D64_ASM
-    if (streams == 2) return sha256_shani_x2_transform;
-    if (streams == 4) return sha256_shani_x4_transform;
+    if (streams == 2) return sha256_shani_x2_jobs;
+    if (streams == 4) return sha256_shani_x4_jobs;
 #endif
     (void)streams;
     return nullptr;

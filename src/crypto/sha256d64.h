@@ -24,6 +24,41 @@ struct BlockCursor {
     const unsigned char* end;
     const unsigned char* then;
 };
+
+//! One message for the SHA-NI job kernels (sha256_shani_x2/x4_jobs): its
+//! whole blocks in place, [at, end) (both nullptr: none), then its last
+//! partial block and padding, pad[0..64*(blocks-whole)), which the kernel
+//! copies into the lane (then = nullptr; a lane that should never end instead
+//! gives then = at and end = at + 64: it repeats one block); its digest to
+//! out. pad = area + 64; the 64 bytes before it are scratch for whoever fills it.
+struct StreamJob {
+    unsigned char area[64 + 128];
+    const unsigned char* at;
+    const unsigned char* end;
+    const unsigned char* then;
+    size_t blocks;
+    unsigned char* out;
+};
+//! One stream between job-kernel calls: its state as sha256rnds2 holds it
+//! (abef = f e b a, cdgh = h g d c, dword 0 first), its cursor (then = its own
+//! copy of the job's padding, pad), the blocks left (0: idle) and its digest's
+//! place.
+struct alignas(16) StreamLane {
+    uint32_t abef[4];
+    uint32_t cdgh[4];
+    BlockCursor c;
+    size_t left;
+    unsigned char* out;
+    alignas(16) unsigned char pad[128];
+};
+// The offsets sha256_shani_streams.asm reads (L_* and J_* there).
+static_assert(offsetof(StreamJob, at) == 192 && offsetof(StreamJob, end) == 200 &&
+                  offsetof(StreamJob, then) == 208 && offsetof(StreamJob, blocks) == 216 &&
+                  offsetof(StreamJob, out) == 224 && sizeof(StreamJob) == 232,
+              "StreamJob as the job kernels read it");
+static_assert(offsetof(StreamLane, cdgh) == 16 && offsetof(StreamLane, c) == 32 && offsetof(StreamLane, left) == 56 &&
+                  offsetof(StreamLane, out) == 64 && offsetof(StreamLane, pad) == 80 && sizeof(StreamLane) == 208,
+              "StreamLane as the job kernels read it");
 } // namespace d64
 } // namespace sha256
 
@@ -34,10 +69,10 @@ struct BlockCursor {
 extern "C" {
 void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);
 void sha256d64_shani_x4(unsigned char* out, const unsigned char* in);
-void sha256_shani_x2_transform(uint32_t* const* s, sha256::d64::BlockCursor* c, size_t n);
-void sha256_shani_x4_transform(uint32_t* const* s, sha256::d64::BlockCursor* c, size_t n);
 void sha256_shani_x2_hash32(unsigned char* out, const unsigned char* in);
 void sha256_shani_x4_hash32(unsigned char* out, const unsigned char* in);
+size_t sha256_shani_x2_jobs(sha256::d64::StreamLane* lane, const sha256::d64::StreamJob* job, size_t njobs);
+size_t sha256_shani_x4_jobs(sha256::d64::StreamLane* lane, const sha256::d64::StreamJob* job, size_t njobs);
 // The 8-lane AVX2 kernels (sha256_avx2_lanes.asm), with the contracts of
 // TransformAvx2x8 and Avx2x8: g++ spills the intrinsics' working set.
 void sha256_avx2_x8_transform(uint32_t* st, const unsigned char* const* blocks);
@@ -95,13 +130,14 @@ void TransformAvx512x16(uint32_t* st, const unsigned char* const* blocks);
 double MeasureShaniOverlap();
 #endif
 
-//! SHA-NI streams: state s[i] (eight words a..h, as CSHA256 keeps them)
-//! compresses n 64-byte blocks from cursor c[i] (any alignment), for i <
-//! streams, and leaves c[i].at after them. ShaniStreams(2 or 4) gives the
-//! transform, or nullptr where this build has none (they are assembly: none
-//! without an assembler).
-using StreamsFn = void (*)(uint32_t* const* s, BlockCursor* c, size_t n);
-StreamsFn ShaniStreams(int streams);
+//! SHA-NI job kernels (sha256_shani_x2/x4_jobs, StreamJob above): the
+//! streams run their lanes' messages, an idle lane taking the next job, until
+//! a lane is idle and no job is left; returns the jobs taken (njobs). Or
+//! nullptr where this build has none.
+using JobsFn = size_t (*)(StreamLane* lane, const StreamJob* job, size_t njobs);
+JobsFn ShaniJobs(int streams);
+//! job <- the message of len bytes at p, its digest to out (then = nullptr).
+void FillJob(StreamJob& job, const unsigned char* p, size_t len, unsigned char* out);
 //! SHA-NI streams, one 32-byte message each (the second hash of a txid):
 //! out[32*i..] = SHA256(in[32*i..32*i+31]) for i < streams (2 or 4); any
 //! alignment; out may equal in. nullptr where this build has none.

@@ -16,20 +16,20 @@
 #include <cassert>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 namespace sha256 {
 namespace {
 
 using SlicedFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
 using d64::BlockCursor;
-using d64::StreamsFn; // n blocks per stream, each from its cursor
 
 struct MultiEntry {
     const char* name;
     int lanes;
     uint32_t needs;
     SlicedFn sliced;   // word-sliced N-lane kernel, or
-    StreamsFn streams; // N SHA-NI streams, or neither: the 1-way row
+    d64::JobsFn streams; // N SHA-NI streams (the job kernel), or neither: the 1-way row
     const char* technique;
     bool assembly = false; // built only with an assembler
     int wide_rank = 0;     // 0, or its place (from 1) among the rows that lead on a CPU
@@ -56,14 +56,14 @@ constexpr uint32_t SHANI_NEEDS = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
 constexpr MultiEntry MULTI_REGISTRY[] = {
     {"avx512_16lane", 16, cpu::AVX512F | cpu::AVX512VL, SHA256_D64_FN(d64::TransformAvx512x16), nullptr,
      "AVX-512, one message per 32-bit lane of 16 (the D64 lane kernel)"},
-    {"shani_2stream", 2, SHANI_NEEDS, nullptr, SHA256_D64_ASM_FN(sha256_shani_x2_transform),
+    {"shani_2stream", 2, SHANI_NEEDS, nullptr, SHA256_D64_ASM_FN(sha256_shani_x2_jobs),
      "SHA-NI, two messages as two interleaved streams (assembly)", true, 2},
     // The 1-way loop twice: with SHA-NI (the transform AutoDetect then picks,
     // ~2.5 cycles/byte with CSHA256's overhead) it beats 8 AVX2 lanes (~3.7)
     // and 4 SSE4.1 lanes; without SHA-NI it is slower than both.
     {"oneway_shani", 1, SHANI_NEEDS, nullptr, nullptr,
      "CSHA256 per message with the selected transform, preferred when the CPU has SHA-NI"},
-    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_D64_ASM_FN(sha256_shani_x4_transform),
+    {"shani_4stream", 4, SHANI_NEEDS, nullptr, SHA256_D64_ASM_FN(sha256_shani_x4_jobs),
      "SHA-NI, four messages as four interleaved streams (assembly)", true, 1},
     {"avx2_8lane", 8, cpu::AVX2, AVX2_8LANE_KERNEL, nullptr, AVX2_8LANE_TECHNIQUE},
     {"sse41_4lane", 4, cpu::SSE41 | cpu::SSSE3, SHA256_D64_FN(d64::TransformSse41x4), nullptr,
@@ -85,10 +85,6 @@ constexpr int FindOneWay()
 constexpr int ONEWAY_ROW = FindOneWay();
 static_assert(ONEWAY_ROW >= 0, "the 1-way row finishes what the lanes do not");
 constexpr int MAX_LANES = 16; // the widest row (SelfTestMulti hands out more messages than this)
-// One kernel call runs every busy lane up to the nearest end of a message,
-// its padding included (BlockCursor), so the SHA-NI streams keep their states
-// in registers across blocks (measured with four streams, 3000 messages of
-// 200-600 bytes: ~82 cycles per block in calls of one block, ~50 inside D64).
 constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 bytes each (measured: 4..16 alike)
 
 // A kernel row is built where its kernel is; the 1-way rows always are.
@@ -96,6 +92,31 @@ constexpr bool Built(const MultiEntry& e) { return e.sliced || e.streams || e.la
 bool Runnable(const MultiEntry& e) { return detail::Runnable(e.needs, Built(e)); }
 
 std::atomic<int> g_multi{ONEWAY_ROW};
+
+// The last partial block of a message of len bytes at p and its padding, to
+// pad (one or two blocks, returned); the 64 bytes before pad are scratch.
+// Branch-free for messages of 64 bytes or more, the usual case: loops over the
+// tail's bytes cost a mispredicted exit or two per message (SHA256DMulti, four
+// SHA-NI streams, 3000 messages of 200-600 bytes on Zen 4: 2-3% of the time).
+int FillPad(unsigned char* pad, const unsigned char* p, size_t len)
+{
+    const size_t rem = len % 64;
+    const int blocks = rem < 56 ? 1 : 2;
+    // Two halves: g++ 12 stores 64 bytes as four vector stores, but 128 with
+    // rep stos, which takes longer to start.
+    std::memset(pad, 0, 64);
+    std::memset(pad + 64, 0, 64);
+    if (len >= 64) {
+        // The message's last 64 bytes, placed so that its last rem bytes land
+        // at pad[0..rem); the others fall before pad.
+        std::memcpy(pad + rem - 64, p + len - 64, 64);
+    } else {
+        for (size_t k = 0; k < rem; ++k) pad[k] = p[k];
+    }
+    pad[rem] = 0x80;
+    WriteBE64(pad + 64 * blocks - 8, static_cast<uint64_t>(len) << 3);
+    return blocks;
+}
 
 // One lane's message: whole blocks read in place, then the last partial block
 // and the padding (one or two blocks) from a small buffer of its own, one run
@@ -105,36 +126,16 @@ struct Job {
     size_t msg;
     size_t whole;   // whole blocks of the message
     int pad_blocks; // 1 or 2
-    // The last partial block and the padding are at Pad() = area + 64; the 64
-    // bytes before it take the rest of a 64-byte copy (Start).
+    // The padding at Pad() = area + 64; the 64 bytes before it are FillPad's.
     alignas(16) unsigned char area[64 + 128];
     unsigned char* Pad() { return area + 64; }
     const unsigned char* Pad() const { return area + 64; }
 
-    // Branch-free for messages of 64 bytes or more, the usual case: loops
-    // over the tail's bytes cost a mispredicted exit or two per message
-    // (SHA256DMulti, four SHA-NI streams, 3000 messages of 200-600 bytes on
-    // Zen 4: 2-3% of the time).
     void Start(size_t i, const unsigned char* p, size_t len)
     {
         msg = i;
         whole = len / 64;
-        const size_t rem = len % 64;
-        pad_blocks = rem < 56 ? 1 : 2;
-        unsigned char* pad = Pad();
-        // Two halves: g++ 12 stores 64 bytes as four vector stores, but
-        // 128 with rep stos, which takes longer to start.
-        std::memset(pad, 0, 64);
-        std::memset(pad + 64, 0, 64);
-        if (whole) {
-            // The message's last 64 bytes, placed so that its last rem bytes
-            // land at pad[0..rem); the others fall before pad.
-            std::memcpy(area + rem, p + len - 64, 64);
-        } else {
-            for (size_t k = 0; k < rem; ++k) pad[k] = p[k];
-        }
-        pad[rem] = 0x80;
-        WriteBE64(pad + 64 * pad_blocks - 8, static_cast<uint64_t>(len) << 3);
+        pad_blocks = FillPad(Pad(), p, len);
     }
     BlockCursor Cursor(const unsigned char* p) const
     {
@@ -160,20 +161,15 @@ void WriteDigest(unsigned char* out, const uint32_t* s)
     for (int j = 0; j < 8; ++j) WriteBE32(out + 4 * j, s[j]);
 }
 
-// The kernel's state, in its own layout: word-sliced (st[j*N + lane]) or one
-// eight-word state per stream. N and the layout are template arguments so the
-// per-lane copies compile to straight stores.
-template <int N, bool SLICED>
+// A word-sliced kernel's state, st[j*N + lane]. N is a template argument so
+// the per-lane copies compile to straight stores.
+template <int N>
 struct Lanes {
     const MultiEntry& e;
     uint32_t st[8 * N];
-    uint32_t* ptr[N];
 
-    explicit Lanes(const MultiEntry& entry) : e(entry)
-    {
-        for (int i = 0; i < N; ++i) ptr[i] = st + 8 * i;
-    }
-    uint32_t& At(int lane, int j) { return SLICED ? st[j * N + lane] : st[8 * lane + j]; }
+    explicit Lanes(const MultiEntry& entry) : e(entry) {}
+    uint32_t& At(int lane, int j) { return st[j * N + lane]; }
     void Set(int lane, const uint32_t* s)
     {
         for (int j = 0; j < 8; ++j) At(lane, j) = s[j];
@@ -185,7 +181,6 @@ struct Lanes {
     // k blocks per lane from its cursor, which is left after them.
     void Compress(BlockCursor* c, size_t k)
     {
-        if (!SLICED) return e.streams(ptr, c, k);
         for (size_t j = 0; j < k; ++j) {
             const unsigned char* at[N];
             for (int i = 0; i < N; ++i) {
@@ -234,18 +229,31 @@ private:
     size_t big{0}, small{0};
 };
 
+// A message handed out now has bytes that are usually in no cache yet:
+// fetch the first block and the tail of the message PREFETCH_AHEAD places
+// after m in input order (Feed's order, but for the long ones) meanwhile.
+void PrefetchAhead(const unsigned char* const* inputs, const size_t* sizes, size_t count, size_t m)
+{
+    const size_t ahead = m + PREFETCH_AHEAD;
+    if (ahead < count && sizes[ahead]) {
+        __builtin_prefetch(inputs[ahead]);
+        __builtin_prefetch(inputs[ahead] + 63);
+        __builtin_prefetch(inputs[ahead] + sizes[ahead] - 1);
+    }
+}
+
 // Messages go to the lanes in Feed's order; when a message ends its lane takes
 // the next one. Once no message is left to hand out and fewer than half the lanes are
 // busy, a wide call costs more than the busy lanes' blocks through the 1-way
 // transform (measured with AVX-512 lanes and a SHA-NI transform: 7 busy lanes
 // of 16 cost about as much either way), so those finish 1-way.
-template <int n, bool SLICED>
+template <int n>
 void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes,
                size_t count)
 {
     if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
     constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
-    Lanes<n, SLICED> lanes(e);
+    Lanes<n> lanes(e);
     Job jobs[n];
     BlockCursor cur[n];
     size_t left[n]; // blocks to the end of the lane's message, or IDLE
@@ -258,15 +266,7 @@ void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* con
         lanes.Set(i, constants::IV);
         cur[i] = jobs[i].Cursor(inputs[m]);
         left[i] = jobs[i].Blocks();
-        // A new message's bytes are usually in no cache yet: fetch the first
-        // block and the tail of the message PREFETCH_AHEAD places later in
-        // input order (Feed's order, but for the long ones) meanwhile.
-        const size_t ahead = m + PREFETCH_AHEAD;
-        if (ahead < count && sizes[ahead]) {
-            __builtin_prefetch(inputs[ahead]);
-            __builtin_prefetch(inputs[ahead] + 63);
-            __builtin_prefetch(inputs[ahead] + sizes[ahead] - 1);
-        }
+        PrefetchAhead(inputs, sizes, count, m);
     };
     auto idle = [&](int i) {
         cur[i] = IDLE_CURSOR;
@@ -316,14 +316,75 @@ void ScheduleN(const MultiEntry& e, unsigned char* out, const unsigned char* con
     }
 }
 
+// The SHA-NI rows: the job kernel hands out the messages itself, so the
+// streams keep their states in registers from message to message; this loop
+// only fills StreamJobs, CHUNK at a time (in Feed's order). Once no message is
+// left and fewer than half the lanes are busy, those finish 1-way; until then
+// idle lanes repeat a constant block.
+template <int n>
+void ScheduleJobs(d64::JobsFn run, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes,
+                  size_t count)
+{
+    if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
+    constexpr size_t CHUNK = 16;
+    constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
+    d64::StreamLane lane[n];
+    for (auto& l : lane) l.left = 0;
+    d64::StreamJob job[CHUNK];
+    Feed feed(sizes, count);
+    size_t m;
+    bool more = true;
+    while (more) {
+        size_t k = 0;
+        for (; k < CHUNK && (more = feed.Next(m)); ++k) {
+            d64::FillJob(job[k], inputs[m], sizes[m], out + 32 * m);
+            PrefetchAhead(inputs, sizes, count, m);
+        }
+        if (k) run(lane, job, k);
+    }
+    d64::StreamJob idle[n];
+    for (auto& j : idle) {
+        std::memset(j.area, 0, sizeof(j.area));
+        j.at = j.then = IDLE_BLOCK;
+        j.end = IDLE_BLOCK + 64;
+        j.blocks = IDLE;
+        j.out = nullptr;
+    }
+    for (;;) {
+        int busy = 0, unused = 0;
+        for (const auto& l : lane) {
+            busy += l.left != 0 && l.left < IDLE / 2;
+            unused += l.left == 0;
+        }
+        if (busy * 2 < n) break;
+        run(lane, idle, static_cast<size_t>(unused));
+    }
+    for (const auto& l : lane) {
+        if (l.left == 0 || l.left >= IDLE / 2) continue;
+        // sha256rnds2's order (abef = f e b a, cdgh = h g d c) -> a..h.
+        uint32_t s[8] = {l.abef[3], l.abef[2], l.cdgh[3], l.cdgh[2], l.abef[1], l.abef[0], l.cdgh[1], l.cdgh[0]};
+        size_t left = l.left;
+        const unsigned char* at = l.c.at;
+        const std::less<const unsigned char*> before;
+        if (before(at, l.pad) || before(l.pad + sizeof(l.pad), at)) { // still in the message's whole blocks
+            const size_t whole = static_cast<size_t>(l.c.end - at) / 64;
+            Transform(s, at, whole);
+            left -= whole;
+            at = l.c.then;
+        }
+        Transform(s, at, left);
+        WriteDigest(l.out, s);
+    }
+}
+
 void Schedule(const MultiEntry& e, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes,
               size_t count)
 {
-    if (e.sliced && e.lanes == 16) return ScheduleN<16, true>(e, out, inputs, sizes, count);
-    if (e.sliced && e.lanes == 8) return ScheduleN<8, true>(e, out, inputs, sizes, count);
-    if (e.sliced && e.lanes == 4) return ScheduleN<4, true>(e, out, inputs, sizes, count);
-    if (e.streams && e.lanes == 2) return ScheduleN<2, false>(e, out, inputs, sizes, count);
-    if (e.streams && e.lanes == 4) return ScheduleN<4, false>(e, out, inputs, sizes, count);
+    if (e.sliced && e.lanes == 16) return ScheduleN<16>(e, out, inputs, sizes, count);
+    if (e.sliced && e.lanes == 8) return ScheduleN<8>(e, out, inputs, sizes, count);
+    if (e.sliced && e.lanes == 4) return ScheduleN<4>(e, out, inputs, sizes, count);
+    if (e.streams && e.lanes == 2) return ScheduleJobs<2>(e.streams, out, inputs, sizes, count);
+    if (e.streams && e.lanes == 4) return ScheduleJobs<4>(e.streams, out, inputs, sizes, count);
     OneWay(out, inputs, sizes, count); // no kernel of that shape: the registry and this list disagree
 }
 
@@ -340,7 +401,7 @@ void Run(int row, unsigned char* out, const unsigned char* const* inputs, const 
 template <int n>
 void SecondHashN(const MultiEntry& e, unsigned char* out, size_t count)
 {
-    Lanes<n, true> lanes(e);
+    Lanes<n> lanes(e);
     unsigned char blocks[n][64];
     BlockCursor cur[n];
     for (int i = 0; i < n; ++i) {
@@ -403,6 +464,16 @@ int FindMulti(const std::string& name)
 }
 
 } // namespace
+
+void d64::FillJob(StreamJob& job, const unsigned char* p, size_t len, unsigned char* out)
+{
+    const size_t whole = len / 64;
+    job.blocks = whole + static_cast<size_t>(FillPad(job.area + 64, p, len));
+    job.at = whole ? p : nullptr;
+    job.end = whole ? p + 64 * whole : nullptr;
+    job.then = nullptr;
+    job.out = out;
+}
 
 std::vector<MultiImplementation> MultiImplementations()
 {

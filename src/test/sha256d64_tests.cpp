@@ -459,58 +459,84 @@ BOOST_AUTO_TEST_CASE(lane_transforms_against_basic)
         BOOST_CHECK_MESSAGE(bad == 0, f.name << ": " << bad << " of 20 rounds differ from basic");
         BOOST_TEST_MESSAGE("  " << f.name << ": 20 rounds of " << f.lanes << " lanes: " << (bad ? "FAILED" : "ok"));
     }
+}
+
+// The SHA-NI job kernels (the multi-buffer hasher's SHA-NI rows), one call
+// at a time: random messages of every padding case, read in place at odd
+// addresses, handed out 0..5 jobs per call. After every call: all its jobs
+// taken, some lane idle. Then the lanes still busy run on, idle lanes taking
+// jobs that repeat one block, until each of their messages ends. Every digest
+// against CSHA256.
+BOOST_AUTO_TEST_CASE(shani_job_kernels)
+{
 #ifdef SHA256_D64_X86
-    // SHA-NI streams: plain a..h states.
-    if ((cpu::Features() & (cpu::SHANI | cpu::SSE41 | cpu::SSSE3)) == (cpu::SHANI | cpu::SSE41 | cpu::SSSE3)) {
-        int bad = 0, runs = 0;
-        for (int streams : {2, 4}) {
-            const sha256::d64::StreamsFn fn = sha256::d64::ShaniStreams(streams);
-            if (!fn) {
-                BOOST_TEST_MESSAGE("  not run: shani " << streams << " streams: not built (no assembler)");
-                continue;
-            }
-            // n blocks per stream, each stream at its own misaligned place: the
-            // first `split` of them consecutive, the rest from a second buffer
-            // (the cursor's jump at `end`, as from a message to its padding;
-            // split = n: no jump, end = nullptr). The cursor must stop after them.
-            for (size_t n : {1, 2, 5}) {
-                for (size_t split = 0; split <= n; ++split) {
-                    std::vector<unsigned char> data = rng.Bytes(64 * 5 * 4 + 64), tail = rng.Bytes(64 * 5 * 4 + 64);
-                    uint32_t st[4][8], want[4][8];
-                    uint32_t* sp[4];
-                    sha256::d64::BlockCursor c[4], after[4];
-                    for (int i = 0; i < streams; ++i) {
-                        for (auto& w : st[i]) w = static_cast<uint32_t>(rng.Next());
-                        std::memcpy(want[i], st[i], 32);
-                        sp[i] = st[i];
-                        const unsigned char* p = data.data() + 3 + i + 64 * 5 * i;
-                        const unsigned char* q = tail.data() + 5 + 2 * i + 64 * 5 * i;
-                        if (split == n) {
-                            c[i] = {p, nullptr, nullptr};
-                        } else if (split == 0) {
-                            c[i] = {q, nullptr, nullptr};
-                        } else {
-                            c[i] = {p, p + 64 * split, q};
-                        }
-                        after[i] = c[i];
-                        after[i].at = split == n ? p + 64 * n : q + 64 * (n - split);
-                        if (split > 0) sha256::TransformBasic(want[i], p, split);
-                        if (split < n) sha256::TransformBasic(want[i], q, n - split);
-                    }
-                    fn(sp, c, n);
-                    for (int i = 0; i < streams; ++i) {
-                        bad += std::memcmp(st[i], want[i], 32) != 0;
-                        bad += c[i].at != after[i].at || c[i].end != after[i].end || c[i].then != after[i].then;
-                    }
-                    ++runs;
-                }
-            }
-        }
-        BOOST_CHECK_EQUAL(bad, 0);
-        BOOST_TEST_MESSAGE("  shani streams: " << runs << " runs of 1, 2 and 5 blocks, with and without a jump: " << (bad ? "FAILED" : "ok"));
-    } else {
-        BOOST_TEST_MESSAGE("  not run: shani streams: CPU lacks " << cpu::FeatureNames((cpu::SHANI | cpu::SSE41 | cpu::SSSE3) & ~cpu::Features()));
+    const uint32_t needs = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
+    if ((cpu::Features() & needs) != needs) {
+        BOOST_TEST_MESSAGE("  not run: shani job kernels: CPU lacks " << cpu::FeatureNames(needs & ~cpu::Features()));
+        return;
     }
+    using sha256::d64::StreamJob;
+    using sha256::d64::StreamLane;
+    constexpr size_t IDLE = ~size_t{0} >> 1;
+    test::Rng rng(0x10b5);
+    for (int streams : {2, 4}) {
+        const sha256::d64::JobsFn fn = sha256::d64::ShaniJobs(streams);
+        if (!fn) {
+            BOOST_TEST_MESSAGE("  not run: shani job kernel x" << streams << ": not built (no assembler)");
+            continue;
+        }
+        int bad = 0, calls = 0, rounds = 0;
+        const std::vector<unsigned char> repeat = rng.Bytes(64);
+        StreamJob idle[4];
+        for (auto& j : idle) {
+            std::memset(j.area, 0, sizeof(j.area));
+            j.at = j.then = repeat.data();
+            j.end = repeat.data() + 64;
+            j.blocks = IDLE;
+            j.out = nullptr;
+        }
+        for (; rounds < 40; ++rounds) {
+            const size_t count = 1 + rng.Below(40);
+            std::vector<std::vector<unsigned char>> msg(count);
+            std::vector<unsigned char> got(32 * count, 0), want(32 * count);
+            std::vector<StreamJob> jobs(count);
+            for (size_t i = 0; i < count; ++i) {
+                const size_t len = rng.Below(4) == 0 ? rng.Below(130) : rng.Below(700);
+                msg[i] = rng.Bytes(len + 3);
+                const unsigned char* p = msg[i].data() + 1 + i % 3;
+                CSHA256().Write(p, len).Finalize(want.data() + 32 * i);
+                sha256::d64::FillJob(jobs[i], p, len, got.data() + 32 * i);
+            }
+            StreamLane lane[4];
+            std::memset(lane, 0x5a, sizeof(lane));
+            for (auto& l : lane) l.left = 0;
+            for (size_t given = 0; given < count;) {
+                const size_t k = std::min<size_t>(count - given, rng.Below(6));
+                bad += fn(lane, jobs.data() + given, k) != k;
+                given += k;
+                ++calls;
+                bool some_idle = false;
+                for (int s = 0; s < streams; ++s) some_idle |= lane[s].left == 0;
+                bad += !some_idle;
+            }
+            for (int guard = 0; guard < 100; ++guard) {
+                size_t busy = 0, free = 0;
+                for (int s = 0; s < streams; ++s) {
+                    busy += lane[s].left != 0 && lane[s].left < IDLE / 2;
+                    free += lane[s].left == 0;
+                }
+                if (!busy) break;
+                bad += fn(lane, idle, free) != free;
+                ++calls;
+            }
+            for (size_t i = 0; i < count; ++i) bad += std::memcmp(got.data() + 32 * i, want.data() + 32 * i, 32) != 0;
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, "shani job kernel x" << streams << ": " << bad << " wrong digests or broken contracts");
+        BOOST_TEST_MESSAGE("  shani job kernel x" << streams << ": " << rounds << " sets of 1..40 messages, " << calls
+                                                   << " calls: " << (bad ? "FAILED" : "ok"));
+    }
+#else
+    BOOST_TEST_MESSAGE("  not run: shani job kernels: not an x86-64 build");
 #endif
 }
 

@@ -262,30 +262,44 @@ BOOST_AUTO_TEST_CASE(kernels_keep_the_abi)
         BOOST_CHECK_MESSAGE(why.empty(), k.row << k.what << ": " << why);
         BOOST_TEST_MESSAGE("  " << k.row << k.what << ": lane kernel through the ABI trampoline: " << (why.empty() ? "ok" : why));
     }
-    // The SHA-NI stream kernels (assembly): their third argument is the block count.
+    // The SHA-NI job kernels (assembly): six messages through four lanes, the
+    // lanes (states, cursors, counts) and digests compared with a direct call's.
     for (const auto& k : {std::make_pair("shani_2stream", 2), std::make_pair("shani_4stream", 4)}) {
-        const sha256::d64::StreamsFn fn = sha256::d64::ShaniStreams(k.second);
+        const sha256::d64::JobsFn fn = sha256::d64::ShaniJobs(k.second);
         if (!supported.count(k.first) || !fn) continue;
-        uint32_t st[4][8] = {}, want[4][8] = {};
-        uint32_t* sp[4] = {st[0], st[1], st[2], st[3]};
-        uint32_t* wp[4] = {want[0], want[1], want[2], want[3]};
-        unsigned char data[3 * 64 + 1];
-        for (int i = 0; i < 3 * 64 + 1; ++i) data[i] = static_cast<unsigned char>(i * 7);
-        // Streams 0 and 2 jump from their first block to a second place (a message's padding).
-        const sha256::d64::BlockCursor start[4] = {{data + 1, data + 65, data + 2}, {data, nullptr, nullptr},
-                                                   {data + 1, data + 65, data + 2}, {data, nullptr, nullptr}};
-        sha256::d64::BlockCursor direct[4], called[4];
-        std::memcpy(direct, start, sizeof(start));
-        std::memcpy(called, start, sizeof(start));
-        fn(wp, direct, 3);
+        unsigned char data[700];
+        for (int i = 0; i < 700; ++i) data[i] = static_cast<unsigned char>(i * 7);
+        unsigned char direct_out[6 * 32], called_out[6 * 32];
+        sha256::d64::StreamJob jobs[6], called_jobs[6];
+        for (int i = 0; i < 6; ++i) {
+            const size_t len = static_cast<size_t>(i) * 123 % 300;
+            sha256::d64::FillJob(jobs[i], data + 1 + i, len, direct_out + 32 * i);
+            sha256::d64::FillJob(called_jobs[i], data + 1 + i, len, called_out + 32 * i);
+        }
+        sha256::d64::StreamLane direct[4], called[4];
+        std::memset(direct, 0, sizeof(direct));
+        std::memset(called, 0, sizeof(called));
+        std::memset(direct_out, 0, sizeof(direct_out));
+        std::memset(called_out, 0, sizeof(called_out));
+        fn(direct, jobs, 6);
         const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(fn)),
-                                                  reinterpret_cast<uint32_t*>(sp), reinterpret_cast<const unsigned char*>(called), 3, true);
+                                                  reinterpret_cast<uint32_t*>(called), reinterpret_cast<const unsigned char*>(called_jobs), 6, true);
         std::string why;
         for (const auto& f : r.failures) why += f + "; ";
-        if (std::memcmp(st, want, sizeof(st)) != 0) why += "state differs from a direct call; ";
-        if (std::memcmp(called, direct, sizeof(direct)) != 0) why += "cursors differ from a direct call; ";
+        if (std::memcmp(direct_out, called_out, sizeof(direct_out)) != 0) why += "digests differ from a direct call; ";
+        // A cursor in the lane's own copy of the padding, as an offset into it.
+        auto where = [&data](const sha256::d64::StreamLane& l, const unsigned char* q) {
+            return q >= l.pad && q <= l.pad + sizeof(l.pad) ? std::make_pair(true, q - l.pad) : std::make_pair(false, q - data);
+        };
+        bool same = true;
+        for (int i = 0; i < k.second; ++i) {
+            same &= std::memcmp(direct[i].abef, called[i].abef, 16) == 0 && std::memcmp(direct[i].cdgh, called[i].cdgh, 16) == 0;
+            same &= direct[i].left == called[i].left && direct[i].c.end == called[i].c.end;
+            same &= where(direct[i], direct[i].c.at) == where(called[i], called[i].c.at);
+        }
+        if (!same) why += "lanes differ from a direct call; ";
         BOOST_CHECK_MESSAGE(why.empty(), k.first << ": " << why);
-        BOOST_TEST_MESSAGE("  " << k.first << ": stream kernel through the ABI trampoline: " << (why.empty() ? "ok" : why));
+        BOOST_TEST_MESSAGE("  " << k.first << ": job kernel through the ABI trampoline: " << (why.empty() ? "ok" : why));
     }
 #else
     BOOST_TEST_MESSAGE("  no x86-64 lane kernels in this build: nothing to check");
