@@ -122,6 +122,18 @@ private:
     std::string previous;
 };
 
+#ifdef SHA256_D64_X86
+// The SHA-NI stream kernels' features: true, or a "not run" line naming the
+// missing ones.
+bool ShaniRuns(const char* what)
+{
+    const uint32_t needs = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
+    if ((cpu::Features() & needs) == needs) return true;
+    BOOST_TEST_MESSAGE("  not run: " << what << ": CPU lacks " << cpu::FeatureNames(needs & ~cpu::Features()));
+    return false;
+}
+#endif
+
 // Checks out[32*i..] against the reference of in[64*i..] for i < n.
 int CountWrong(const unsigned char* out, const std::vector<Digest>& want, size_t n)
 {
@@ -470,11 +482,7 @@ BOOST_AUTO_TEST_CASE(lane_transforms_against_basic)
 BOOST_AUTO_TEST_CASE(shani_job_kernels)
 {
 #ifdef SHA256_D64_X86
-    const uint32_t needs = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
-    if ((cpu::Features() & needs) != needs) {
-        BOOST_TEST_MESSAGE("  not run: shani job kernels: CPU lacks " << cpu::FeatureNames(needs & ~cpu::Features()));
-        return;
-    }
+    if (!ShaniRuns("shani job kernels")) return;
     using sha256::d64::StreamJob;
     using sha256::d64::StreamLane;
     constexpr size_t IDLE = ~size_t{0} >> 1;
@@ -546,11 +554,7 @@ BOOST_AUTO_TEST_CASE(shani_job_kernels)
 BOOST_AUTO_TEST_CASE(shani_hash32_kernels)
 {
 #ifdef SHA256_D64_X86
-    const uint32_t needs = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
-    if ((cpu::Features() & needs) != needs) {
-        BOOST_TEST_MESSAGE("  not run: shani hash32 kernels: CPU lacks " << cpu::FeatureNames(needs & ~cpu::Features()));
-        return;
-    }
+    if (!ShaniRuns("shani hash32 kernels")) return;
     using Flush = test::GuardedBuffer::Flush;
     test::Rng rng(0x3232);
     for (int streams : {2, 4}) {
