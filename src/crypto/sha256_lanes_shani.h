@@ -151,7 +151,12 @@ inline void D64(unsigned char* out, const unsigned char* in)
 {
     State st[S];
     __m128i m[S][4];
+    // Unrolled, or GCC 12 keeps the loads a loop that stores m to the stack
+    // and reads it back: a store-to-load forwarding before the first round of
+    // a latency-bound path (Zen 4, Double64 chained: 113.5 -> 111.1 ns).
+#pragma GCC unroll 4
     for (int s = 0; s < S; ++s) {
+#pragma GCC unroll 4
         for (int q = 0; q < 4; ++q) m[s][q] = LoadBE(in + 64 * s + 16 * q);
         st[s] = Initial();
     }

@@ -138,7 +138,7 @@ struct FixedEntry {
     const char* technique;
 };
 const FixedEntry FIXED_REGISTRY[] = {
-    {"shani", SHANI_NEEDS, SHA256_D64_FN(d64::Double32Shani), SHA256_D64_FN(d64::Double64Shani),
+    {"shani", SHANI_NEEDS, SHA256_D64_FN(d64::Double32Shani), SHA256_D64_FN(d64::Shani1),
      SHA256_D64_FN(d64::Double80Shani), "SHA-NI, padding schedules precomputed, no CSHA256 object"},
     {"basic", 0, d64::Double32Basic, d64::Basic1, d64::Double80Basic,
      "portable C++, padding schedules precomputed, no CSHA256 object"},

@@ -113,7 +113,6 @@ void Double32Basic(unsigned char* out, const unsigned char* in);
 void Double80Basic(unsigned char* out, const unsigned char* in);
 #ifdef SHA256_D64_X86
 void Double32Shani(unsigned char* out, const unsigned char* in);
-void Double64Shani(unsigned char* out, const unsigned char* in);
 void Double80Shani(unsigned char* out, const unsigned char* in);
 #endif
 

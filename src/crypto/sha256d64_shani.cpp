@@ -31,19 +31,6 @@ void d64::Double32Shani(unsigned char* out, const unsigned char* in)
     StoreDigest(out, st[0]);
 }
 
-void d64::Double64Shani(unsigned char* out, const unsigned char* in)
-{
-    // D64<1> with the message loaded straight into registers: D64<1> (written
-    // for S streams) goes through a copy on the stack, whose store-to-load
-    // forwarding lies on this latency-bound path. Zen 4, chained: 113.5 -> 111.1 ns.
-    State st[1] = {Initial()};
-    __m128i m[1][4] = {{LoadBE(in), LoadBE(in + 16), LoadBE(in + 32), LoadBE(in + 48)}};
-    Block<1>(st, m);
-    PaddingBlock64<1>(st);
-    HashDigests<1>(st);
-    StoreDigest(out, st[0]);
-}
-
 void d64::Double80Shani(unsigned char* out, const unsigned char* in)
 {
     State st[1] = {Initial()};
