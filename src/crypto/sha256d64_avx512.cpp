@@ -7,8 +7,9 @@
 // (AMD Zen 4), with the same operations in a worse order. Two of its passes
 // reorder this code, the post-allocation scheduler (sched2), which interleaves
 // neighbouring rounds, and the reassociation of each round's adds: without
-// either, D64 was ~2.5% faster; without both, ~6% (20 alternating runs). The
-// rest of the gap was the loads and stores (sha256_lanes_avx512.h).
+// either, D64 was ~2.5% faster; without both, ~6% (20 alternating runs). Most
+// of the rest was the loads and stores (sha256_lanes_avx512.h); g++'s build
+// still takes 1.03-1.06x clang's time (doc/d64.md).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-schedule-insns2", "no-tree-reassoc")
 #endif
