@@ -84,10 +84,13 @@ struct LanesBase {
         __asm__("" : "+r"(table));
         return D::Set1(table[i]);
     }
+    // Always inlined and unrolled: left to itself, g++ 12 made the AVX-512
+    // class's copy of this an out-of-line loop through the stack (doc/d64.md).
     template <class V>
-    static inline void LoadContiguous(V* w, const unsigned char* in)
+    static SHA256_LANES_INLINE void LoadContiguous(V* w, const unsigned char* in)
     {
         const unsigned char* p[D::N];
+#pragma GCC unroll 16
         for (int i = 0; i < D::N; ++i) p[i] = in + 64 * i;
         D::LoadBlocks(w, p);
     }

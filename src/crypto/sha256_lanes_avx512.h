@@ -86,13 +86,6 @@ struct Avx512 : LanesBase<Avx512> {
             w[12 + j] = ByteSwap(_mm512_shuffle_i32x4(x1, y1, 0xdd));
         }
     }
-    static SHA256_LANES_INLINE void LoadContiguous(V* w, const unsigned char* in)
-    {
-        const unsigned char* p[16];
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; ++i) p[i] = in + 64 * i;
-        LoadBlocks(w, p);
-    }
     static SHA256_LANES_INLINE void StoreContiguous(unsigned char* out, const V* s)
     {
         V r[8];
