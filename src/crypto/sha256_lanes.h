@@ -84,8 +84,9 @@ struct LanesBase {
         __asm__("" : "+r"(table));
         return D::Set1(table[i]);
     }
-    // Always inlined and unrolled: left to itself, g++ 12 made the AVX-512
-    // class's copy of this an out-of-line loop through the stack (doc/d64.md).
+    // Always inlined and unrolled, like the AVX-512 class's LoadBlocks: left
+    // to itself, g++ 12 compiled that path as an out-of-line function whose
+    // loops went through the stack (doc/d64.md).
     template <class V>
     static SHA256_LANES_INLINE void LoadContiguous(V* w, const unsigned char* in)
     {
