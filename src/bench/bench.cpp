@@ -166,6 +166,7 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
             r.cycles_per_op = r.median_ns * core_per_ns;
             r.cycles_per_byte = r.cycles_per_op / double(b.bytes_per_op);
             r.best_batch_cycles_per_byte = timing[i].best_ticks_per_op * clk.core_per_tick() / double(b.bytes_per_op);
+            if (b.units_per_op > 0) r.cycles_per_unit = r.cycles_per_op / double(b.units_per_op);
         }
         r.threads = threads;
         if (threads > 1 && !timing[i].aggregate_ns_per_op.empty()) {

@@ -22,6 +22,11 @@ struct Bench {
     std::string impl;         //!< row label: "rorx"
     std::string family;       //!< registry the row comes from ("transform"), or "reference"
     uint64_t bytes_per_op{0}; //!< bytes hashed by one op, for MB/s and cycles/byte
+    //! What an op is made of when bytes are not the natural measure ("input":
+    //! 64-byte D64 inputs; "transaction"): the table adds a cycles/<unit> column.
+    //! Every row of a table names the same unit, or none does.
+    std::string unit;
+    uint64_t units_per_op{0}; //!< how many `unit`s one op hashes (> 0 when `unit` is set)
     bool baseline{false};     //!< the 100% row of its table
     std::string not_run;      //!< non-empty: why the row is never executed ("build with ...")
     std::function<void()> setup;            //!< before each timed slice (e.g. select the transform)
@@ -146,6 +151,7 @@ struct Result {
     bool have_cycles{false};         //!< cycles_per_* and best_batch_* are meaningful
     double cycles_per_op{0}, cycles_per_byte{0};
     double best_batch_cycles_per_byte{0};
+    double cycles_per_unit{0};       //!< cycles_per_op / units_per_op, when the row has a unit
     bool have_speed{false};          //!< speed_pct is meaningful (the baseline ran)
     double speed_pct{0};
     int threads{1};                  //!< with -threads=N > 1: N, and the figures below

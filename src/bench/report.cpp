@@ -118,15 +118,22 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& e
 {
     std::fprintf(f, "### %s%s\n\n", t.table.c_str(), emulated.empty() ? "" : " (EMULATED CPU: not measurements)");
     const int threads = t.rows.empty() ? 1 : t.rows.front().threads;
-    const std::string nt = std::to_string(threads);
-    if (threads > 1) {
-        std::fprintf(f, "| Impl | median | spread | MB/s | cycles/byte | speed%% | best cyc/B | %s threads: MB/s | efficiency |\n",
-                     nt.c_str());
-        std::fprintf(f, "|------|-------:|-------:|-----:|------------:|-------:|-----------:|-----:|-----:|\n");
-    } else {
-        std::fprintf(f, "| Impl | median | spread | MB/s | cycles/byte | speed%% | best cyc/B |\n");
-        std::fprintf(f, "|------|-------:|-------:|-----:|------------:|-------:|-----------:|\n");
+    // Tables whose op is a count of something (D64 inputs, transactions) add
+    // cycles per one of them, the figure Bitcoin Core's reviewers compare.
+    const std::string unit = t.rows.empty() ? "" : t.rows.front().bench->unit;
+    std::string head = "| Impl | median | spread | MB/s | cycles/byte |";
+    std::string rule = "|------|-------:|-------:|-----:|------------:|";
+    if (!unit.empty()) {
+        head += " cycles/" + unit + " |";
+        rule += std::string(unit.size() + 8, '-') + ":|";
     }
+    head += " speed% | best cyc/B |";
+    rule += "-------:|-----------:|";
+    if (threads > 1) {
+        head += " " + std::to_string(threads) + " threads: MB/s | efficiency |";
+        rule += "-----:|-----:|";
+    }
+    std::fprintf(f, "%s\n%s\n", head.c_str(), rule.c_str());
     for (const Result& r : t.rows) {
         const char* impl = r.bench->impl.c_str();
         const std::string extra = threads <= 1 ? ""
@@ -134,12 +141,15 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& e
                                       ? " - | - |"
                                       : " " + Fixed(r.aggregate_mb_per_s, 1) + " | " + Fixed(r.efficiency_pct, 1) + "% |";
         if (!r.measured()) {
-            std::fprintf(f, "| %s | - | - | - | - | %s | - |%s\n", impl, NotRunText(r.reason).c_str(), extra.c_str());
+            std::fprintf(f, "| %s | - | - | - | - |%s %s | - |%s\n", impl, unit.empty() ? "" : " - |",
+                         NotRunText(r.reason).c_str(), extra.c_str());
             continue;
         }
-        std::fprintf(f, "| %s | %s | \xc2\xb1%s%% | %s | %s | %s | %s |%s%s\n", impl, FormatNs(r.median_ns).c_str(),
+        const std::string per_unit =
+            unit.empty() ? "" : " " + (r.have_cycles && r.bench->units_per_op > 0 ? Fixed(r.cycles_per_unit, 0) : "n/a") + " |";
+        std::fprintf(f, "| %s | %s | \xc2\xb1%s%% | %s | %s |%s %s | %s |%s%s\n", impl, FormatNs(r.median_ns).c_str(),
                      Fixed(r.spread_pct, 1).c_str(), Fixed(r.mb_per_s, 1).c_str(),
-                     r.have_cycles ? Fixed(r.cycles_per_byte, 2).c_str() : "n/a",
+                     r.have_cycles ? Fixed(r.cycles_per_byte, 2).c_str() : "n/a", per_unit.c_str(),
                      r.have_speed ? Fixed(r.speed_pct, 1).c_str() : "n/a",
                      r.have_cycles ? Fixed(r.best_batch_cycles_per_byte, 2).c_str() : "n/a", extra.c_str(),
                      r.status == "ok" ? "" : (" WRONG RESULT: " + r.reason).c_str());
@@ -152,15 +162,17 @@ std::string CsvText(const std::vector<TableResult>& tables)
 {
     std::string s = "table,name,impl,family,baseline,status,reason,bytes_per_op,rounds,median_ns,min_ns,max_ns,"
                     "spread_pct,mb_per_s,cycles_per_op,cycles_per_byte,speed_pct,best_batch_cycles_per_byte,samples_ns,"
-                    "threads,aggregate_mb_per_s,efficiency_pct\n";
+                    "threads,aggregate_mb_per_s,efficiency_pct,unit,units_per_op,cycles_per_unit\n";
     for (const auto& t : tables) {
         for (const Result& r : t.rows) {
             const Bench& b = *r.bench;
             s += CsvField(t.table) + "," + CsvField(b.name) + "," + CsvField(b.impl) + "," + CsvField(b.family) + "," +
                  (b.baseline ? "true" : "false") + "," + CsvField(r.status) + "," + CsvField(r.reason) + "," +
                  std::to_string(b.bytes_per_op) + ",";
+            // The row's unit (empty when it has none), then cycles per unit when measured.
+            const std::string unit = CsvField(b.unit) + "," + (b.unit.empty() ? "" : std::to_string(b.units_per_op)) + ",";
             if (!r.measured()) {
-                s += "0,,,,,,,,,,,,,\n";
+                s += "0,,,,,,,,,,,,,," + unit + "\n";
                 continue;
             }
             std::string samples;
@@ -173,10 +185,11 @@ std::string CsvText(const std::vector<TableResult>& tables)
                  (r.have_cycles ? Fixed(r.best_batch_cycles_per_byte, 4) : "") + "," + CsvField(samples) + ",";
             // -threads=N: the same three figures as the JSON rows, empty on one thread.
             if (r.threads > 1 && !r.aggregate_samples_ns.empty()) {
-                s += std::to_string(r.threads) + "," + Fixed(r.aggregate_mb_per_s, 3) + "," + Fixed(r.efficiency_pct, 2) + "\n";
+                s += std::to_string(r.threads) + "," + Fixed(r.aggregate_mb_per_s, 3) + "," + Fixed(r.efficiency_pct, 2) + ",";
             } else {
-                s += ",,\n";
+                s += ",,,";
             }
+            s += unit + (r.have_cycles && b.units_per_op > 0 ? Fixed(r.cycles_per_unit, 1) : "") + "\n";
         }
     }
     return s;
@@ -249,6 +262,10 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
             row["status"] = r.status;
             row["reason"] = r.reason;
             row["bytes_per_op"] = b.bytes_per_op;
+            if (!b.unit.empty()) {
+                row["unit"] = b.unit;
+                row["units_per_op"] = b.units_per_op;
+            }
             if (r.measured()) {
                 Json samples = Json::array();
                 for (double x : r.samples_ns) samples.push_back(Round(x, 3));
@@ -260,6 +277,10 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                 row["mb_per_s"] = Round(r.mb_per_s, 3);
                 row["cycles_per_byte"] = r.have_cycles ? Json(Round(r.cycles_per_byte, 4)) : Json(nullptr);
                 row["cycles_per_op"] = r.have_cycles ? Json(Round(r.cycles_per_op, 1)) : Json(nullptr);
+                if (!b.unit.empty()) {
+                    row["cycles_per_unit"] =
+                        r.have_cycles && b.units_per_op > 0 ? Json(Round(r.cycles_per_unit, 1)) : Json(nullptr);
+                }
                 row["speed_pct"] = r.have_speed ? Json(Round(r.speed_pct, 3)) : Json(nullptr);
                 row["best_batch_cycles_per_byte"] =
                     r.have_cycles ? Json(Round(r.best_batch_cycles_per_byte, 4)) : Json(nullptr);

@@ -98,6 +98,9 @@ def check_json(path, rounds=None, mode=None, emulated=None):
         for key in ("table", "name", "impl", "family", "status", "reason"):
             need(isinstance(r.get(key), str), f"results: {key} missing in {r}")
         need(isinstance(r.get("baseline"), bool), f"{r['name']}: baseline not a boolean")
+        if "unit" in r or "units_per_op" in r:
+            need(isinstance(r.get("unit"), str) and r["unit"] and isinstance(r.get("units_per_op"), int)
+                 and r["units_per_op"] > 0, f"{r['name']}: unit {r.get('unit')!r} x {r.get('units_per_op')!r}")
         need(r["status"] in ("ok", "not run", "failed"), f"{r['name']}: status {r['status']!r}")
         tables.setdefault(r["table"], []).append(r)
         if r["status"] == "not run":
@@ -125,7 +128,13 @@ def check_json(path, rounds=None, mode=None, emulated=None):
             need(close(number(r, "cycles_per_byte"), r["cycles_per_op"] / r["bytes_per_op"], rel=1e-2),
                  f"{r['name']}: cycles_per_byte is not cycles_per_op / bytes")
             number(r, "best_batch_cycles_per_byte")
+            if "unit" in r:
+                need(close(number(r, "cycles_per_unit"), r["cycles_per_op"] / r["units_per_op"], rel=1e-2),
+                     f"{r['name']}: cycles_per_unit is not cycles_per_op / units_per_op")
+        need("cycles_per_unit" not in r or "unit" in r, f"{r['name']}: cycles_per_unit without a unit")
     for table, rows in tables.items():
+        units = {(r.get("unit"), r.get("units_per_op")) for r in rows}
+        need(len(units) == 1, f"{table}: rows disagree on the unit: {sorted(map(str, units))}")
         base = [r for r in rows if r["baseline"]]
         need(len(base) == 1, f"{table}: {len(base)} baseline rows, expected 1")
         if base[0]["status"] != "ok":
@@ -143,7 +152,8 @@ def check_csv(csv_path, json_path):
         rows = list(csv.reader(f))
     need(rows, "empty CSV")
     header = rows[0]
-    for key in ("table", "name", "impl", "family", "status", "reason", "median_ns", "speed_pct", "samples_ns"):
+    for key in ("table", "name", "impl", "family", "status", "reason", "median_ns", "speed_pct", "samples_ns", "unit",
+                "units_per_op", "cycles_per_unit"):
         need(key in header, f"CSV header lacks {key}")
     body = rows[1:]
     need(len(body) == len(d["results"]), f"CSV has {len(body)} rows, JSON {len(d['results'])} results")
@@ -165,6 +175,11 @@ def check_csv(csv_path, json_path):
                      f"CSV line {line}: thread figures without -threads in the JSON")
         else:
             need(c["median_ns"] == "", f"CSV line {line}: not run, yet a median")
+        need(c["unit"] == j.get("unit", "") and c["units_per_op"] == str(j.get("units_per_op", "")),
+             f"CSV line {line}: unit {c['unit']!r} x {c['units_per_op']!r} differs from the JSON")
+        want = j.get("cycles_per_unit")
+        need((c["cycles_per_unit"] == "") == (want is None) and (want is None or close(float(c["cycles_per_unit"]), want)),
+             f"CSV line {line}: cycles_per_unit {c['cycles_per_unit']!r} differs from the JSON's {want}")
     print(f"csv ok: {len(body)} rows")
 
 

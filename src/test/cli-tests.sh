@@ -78,6 +78,15 @@ expect 0 '"efficiency_pct"' "bench: ... the JSON rows carry threads, aggregate M
 "$B" $QUICK > "$tmp/one-thread.md" 2>&1
 expect 0 "^| Impl | median | spread | MB/s | cycles/byte | speed% | best cyc/B |\$" "bench: without -threads the table is as before" -- cat "$tmp/one-thread.md"
 absent "Threads:" "bench: ... and the header has no Threads line"
+# Tables counted in inputs, transactions or hashes add cycles per one of them.
+UNITS="-filter=SHA256D64_1024/(basic|portable_16way)|MerkleRoot_9001/basic|TXIDS_3000/csha256_loop|SHA256_D32B/basic -rounds=1 -min-time=5"
+"$B" $UNITS -output-json="$tmp/units.json" -output-csv="$tmp/units.csv" > "$tmp/units.md" 2>&1
+for unit in input transaction hash; do
+  expect 0 "^| Impl | median | spread | MB/s | cycles/byte | cycles/$unit | speed% | best cyc/B |\$" \
+    "bench: a table counted by the $unit has a cycles/$unit column" -- cat "$tmp/units.md"
+done
+expect 0 "^| portable_16way | [^|]* | [^|]* | [^|]* | [^|]* | \([0-9][0-9]*\|n/a\) | [0-9.]* | [^|]* |\$" \
+  "bench: ... with a number on each measured row" -- cat "$tmp/units.md"
 expect nonzero "matches no benchmark" "bench: a filter matching nothing is an error" -- "$B" -filter=nothing-matches-this
 
 # Output files: refused before any benchmark runs, never half-written.
@@ -163,7 +172,10 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   "$B" -filter=SHA256_64B/ -rounds=1 -min-time=5 -threads=2 -output-json="$tmp/t.json" -output-csv="$tmp/t.csv" > /dev/null 2>&1
   expect 0 "csv ok" "bench: -threads=2 CSV has the JSON's threads, aggregate MB/s and efficiency" -- \
     python3 "$C" csv "$tmp/t.csv" "$tmp/t.json"
-  expect 0 ',2,[0-9.]*,[0-9.]*$' "bench: ... filled in on measured rows" -- cat "$tmp/t.csv"
+  expect 0 ',2,[0-9.][0-9.]*,[0-9.][0-9.]*,"",,$' "bench: ... filled in on measured rows" -- cat "$tmp/t.csv"
+  expect 0 "json ok" "bench: cycles per input, transaction or hash are cycles per op / units per op" -- \
+    python3 "$C" json "$tmp/units.json" --rounds=1 --mode=measured
+  expect 0 "csv ok" "bench: ... and the CSV has the JSON's unit and cycles per unit" -- python3 "$C" csv "$tmp/units.csv" "$tmp/units.json"
   # The environment may hold bytes that are not UTF-8; the JSON stays valid.
   env OPENSSL_ia32cap="$(printf '\377\376x')" "$B" $QUICK -output-json="$tmp/u.json" > /dev/null 2>&1
   expect 0 "json ok" "bench: JSON is valid UTF-8 with a non-UTF-8 OPENSSL_ia32cap" -- python3 "$C" json "$tmp/u.json"
