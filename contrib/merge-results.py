@@ -6,7 +6,8 @@ sha256bench-results, version 1), one per machine, merged into markdown.
   contrib/merge-results.py [--title=TEXT] a.json b.json ... > results.md
 
 For every benchmark table: one row per implementation, and for each machine
-its speed% (vs the portable transform on that machine) and cycles/byte; then
+its speed% (vs the portable transform on that machine) and cycles/byte (and,
+in tables counted in inputs, transactions or hashes, cycles per one); then
 each machine's ranking (fastest first, by speed%), and every pair of
 implementations the machines put in a different order, with the gaps (a gap
 under 2 points of speed% on a machine is flagged as possibly noise).
@@ -107,9 +108,12 @@ def merge(paths, title):
     tables = []  # table names in first-seen order
     impls = {}   # table -> impl names in first-seen order
     cell = {}    # (table, impl, label) -> row
+    units = {}   # table -> its unit ("input", ...), for tables counted in something other than bytes
     for label, _, data in machines:
         for row in data["results"]:
             t = row["table"]
+            if isinstance(row.get("unit"), str) and row["unit"]:
+                units.setdefault(t, row["unit"])
             if t not in impls:
                 tables.append(t)
                 impls[t] = []
@@ -130,8 +134,12 @@ def merge(paths, title):
     labels = [m[0] for m in machines]
     for t in tables:
         out += ["", f"## {t}", ""]
-        out.append("| implementation | " + " | ".join(f"{lb} speed% | {lb} cycles/byte" for lb in labels) + " |")
-        out.append("|---|" + "---:|---:|" * len(labels))
+        # A table counted in inputs, transactions or hashes adds cycles per one of them.
+        unit = units.get(t)
+        per_unit = f" | {{lb}} cycles/{unit}" if unit else ""
+        out.append("| implementation | " + " | ".join(f"{lb} speed% | {lb} cycles/byte" + per_unit.format(lb=lb)
+                                                     for lb in labels) + " |")
+        out.append("|---|" + ("---:|---:|---:|" if unit else "---:|---:|") * len(labels))
         for name in impls[t]:
             cells = []
             for lb in labels:
@@ -142,6 +150,9 @@ def merge(paths, title):
                     cells += [r["status"], "—"]
                 else:
                     cells += [f"{float(r['speed_pct']):.1f}", f"{float(r['cycles_per_byte']):.2f}"]
+                if unit:
+                    c = r.get("cycles_per_unit") if r is not None and r["status"] == "ok" else None
+                    cells.append(f"{float(c):.0f}" if isinstance(c, (int, float)) and not isinstance(c, bool) else "—")
             out.append(f"| {name} | " + " | ".join(cells) + " |")
         # Rankings, then order disagreements.
         out += ["", "Ranking, fastest first (speed%):", ""]

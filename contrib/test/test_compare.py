@@ -312,6 +312,29 @@ class MergeTests(unittest.TestCase, OneLineError):
         row = next(r for r in doc["results"] if r["name"] == "SHA256_1M/shani")
         self.assertIn(f"| shani | {row['speed_pct']:.1f} | {row['cycles_per_byte']:.2f} |", p.stdout)
 
+    def test_tables_counted_in_units_add_cycles_per_unit(self):
+        doc = measured()
+        d64 = "SHA256D64, 1024 inputs of 64 bytes"
+        for name, ns in (("basic", 550e3), ("shani_4way", 43e3)):
+            r = dict(next(x for x in doc["results"] if x["status"] == "ok"))
+            r.update(table=d64, name="SHA256D64_1024/" + name, impl=name, family="d64", baseline=name == "basic",
+                     bytes_per_op=65536, median_ns=ns, cycles_per_op=ns * 3.7, cycles_per_byte=ns * 3.7 / 65536,
+                     speed_pct=550e3 / ns * 100, unit="input", units_per_op=1024, cycles_per_unit=ns * 3.7 / 1024)
+            doc["results"].append(r)
+        c = os.path.join(self.tmp, "d64.json")
+        with open(c, "w") as f:
+            json.dump(doc, f)
+        p = self.merge(self.a, c)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        table = p.stdout.split(f"\n## {d64}\n")[1].split("\n## ")[0]
+        self.assertIn("| implementation | M1 speed% | M1 cycles/byte | M1 cycles/input | M2 speed% | M2 cycles/byte | "
+                      "M2 cycles/input |", table)
+        self.assertIn("|---|---:|---:|---:|---:|---:|---:|", table)
+        # Only M2 has the table: M1's three cells are dashes, M2's cycles per input = 43000 ns x 3.7 / 1024.
+        self.assertIn("| shani_4way | — | — | — | 1279.1 | 2.43 | 155 |", table)
+        # A table counted in bytes only keeps two columns a machine.
+        self.assertIn("| implementation | M1 speed% | M1 cycles/byte | M2 speed% | M2 cycles/byte |", p.stdout)
+
     def test_same_order_agrees(self):
         c = os.path.join(self.tmp, "copy.json")
         shutil.copy(self.a, c)
