@@ -136,10 +136,9 @@ def merge(paths, title):
         out += ["", f"## {t}", ""]
         # A table counted in inputs, transactions or hashes adds cycles per one of them.
         unit = units.get(t)
-        per_unit = f" | {{lb}} cycles/{unit}" if unit else ""
-        out.append("| implementation | " + " | ".join(f"{lb} speed% | {lb} cycles/byte" + per_unit.format(lb=lb)
-                                                     for lb in labels) + " |")
-        out.append("|---|" + ("---:|---:|---:|" if unit else "---:|---:|") * len(labels))
+        cols = ["speed%", "cycles/byte"] + ([f"cycles/{unit}"] if unit else [])
+        out.append("| implementation | " + " | ".join(f"{lb} {c}" for lb in labels for c in cols) + " |")
+        out.append("|---|" + "---:|" * (len(cols) * len(labels)))
         for name in impls[t]:
             cells = []
             for lb in labels:
