@@ -72,18 +72,33 @@ SHA256_LANES_INLINE void MessageQuad(State* st, __m128i (*m)[4], int q)
     Rounds4<S>(st, wk);
 }
 
+// 64 rounds on every stream, m[s][0..3] = W0..15 of stream s (overwritten by
+// the schedule); no feed-forward.
+template <int S>
+SHA256_LANES_INLINE void Rounds64(State* st, __m128i (*m)[4])
+{
+#pragma GCC unroll 16
+    for (int q = 0; q < 16; ++q) MessageQuad<S>(st, m, q);
+}
+
+// st[s] += saved[s]: the feed-forward that ends a block.
+template <int S>
+SHA256_LANES_INLINE void AddSaved(State* st, const State* saved)
+{
+    for (int s = 0; s < S; ++s) {
+        st[s].abef = _mm_add_epi32(st[s].abef, saved[s].abef);
+        st[s].cdgh = _mm_add_epi32(st[s].cdgh, saved[s].cdgh);
+    }
+}
+
 // One block on every stream, m[s][0..3] = W0..15 of stream s (overwritten by the schedule).
 template <int S>
 SHA256_LANES_INLINE void Block(State* st, __m128i (*m)[4])
 {
     State saved[S];
     for (int s = 0; s < S; ++s) saved[s] = st[s];
-#pragma GCC unroll 16
-    for (int q = 0; q < 16; ++q) MessageQuad<S>(st, m, q);
-    for (int s = 0; s < S; ++s) {
-        st[s].abef = _mm_add_epi32(st[s].abef, saved[s].abef);
-        st[s].cdgh = _mm_add_epi32(st[s].cdgh, saved[s].cdgh);
-    }
+    Rounds64<S>(st, m);
+    AddSaved<S>(st, saved);
 }
 
 // W+K of the padding block of a 64-byte message, two rounds per entry in
@@ -111,18 +126,12 @@ SHA256_LANES_INLINE void PaddingQuad(State* st, int q)
     for (int s = 0; s < S; ++s) st[s].abef = _mm_sha256rnds2_epu32(st[s].abef, st[s].cdgh, hi);
 }
 
-// The padding block of a 64-byte message: every W+K is a constant.
+// The padding block of a 64-byte message (every W+K a constant), no feed-forward.
 template <int S>
-SHA256_LANES_INLINE void PaddingBlock64(State* st)
+SHA256_LANES_INLINE void PaddingRounds64(State* st)
 {
-    State saved[S];
-    for (int s = 0; s < S; ++s) saved[s] = st[s];
 #pragma GCC unroll 16
     for (int q = 0; q < 16; ++q) PaddingQuad<S>(st, q);
-    for (int s = 0; s < S; ++s) {
-        st[s].abef = _mm_add_epi32(st[s].abef, saved[s].abef);
-        st[s].cdgh = _mm_add_epi32(st[s].cdgh, saved[s].cdgh);
-    }
 }
 
 // The message block of the second SHA-256: the first digest, then fixed padding.
@@ -134,16 +143,45 @@ SHA256_LANES_INLINE void DigestAsMessage(const State& st, __m128i* m)
     m[3] = _mm_set_epi32(256, 0, 0, 0);
 }
 
-// SHA-256 of each stream's 32-byte digest: one block, words 8..15 fixed padding.
+// SHA-256 of each stream's 32-byte digest (one block, words 8..15 fixed
+// padding), given the state before the first hash's feed-forward (st) and the
+// state it adds (saved).
 template <int S>
-SHA256_LANES_INLINE void HashDigests(State* st)
+SHA256_LANES_INLINE void HashDigests(State* st, const State* saved)
 {
     __m128i m[S][4];
-    for (int s = 0; s < S; ++s) {
-        DigestAsMessage(st[s], m[s]);
-        st[s] = Initial();
+    if constexpr (S == 1) {
+        // One stream waits on this handover (the chained single-input paths),
+        // so its first quad's W+K skip the feed-forward and the digest's
+        // reordering: W0+K0, W1+K1 are a, b of ABEF reversed plus those of
+        // saved and K, added beforehand (two steps after the last sha256rnds2,
+        // not four); W2+K2, W3+K3 the same from CDGH, ready a sha256rnds2
+        // earlier. Zen 4, 30 alternating pairs: Double32 -0.9%, Double64 and
+        // Double80 -0.5% (the ~2 cycles the two steps predict). With two
+        // streams it cost D64 4.4% (registers), so they take the plain way.
+        __m128i early_ab = _mm_add_epi32(_mm_shuffle_epi32(saved[0].abef, 0x1b), Load(K));
+        __m128i early_cd = _mm_add_epi32(_mm_shuffle_epi32(saved[0].cdgh, 0x1b), _mm_shuffle_epi32(Load(K), 0x0e));
+        // Kept whole, or GCC regroups the sums and adds K last (three steps).
+        __asm__("" : "+x"(early_ab), "+x"(early_cd));
+        const __m128i wk_ab = _mm_add_epi32(_mm_shuffle_epi32(st[0].abef, 0x1b), early_ab); // a b e f
+        const __m128i wk_cd = _mm_add_epi32(_mm_shuffle_epi32(st[0].cdgh, 0x1b), early_cd); // c d g h
+        AddSaved<1>(st, saved);
+        DigestAsMessage(st[0], m[0]);
+        st[0] = Initial();
+        st[0].cdgh = _mm_sha256rnds2_epu32(st[0].cdgh, st[0].abef, wk_ab);
+        st[0].abef = _mm_sha256rnds2_epu32(st[0].abef, st[0].cdgh, wk_cd);
+#pragma GCC unroll 15
+        for (int q = 1; q < 16; ++q) MessageQuad<1>(st, m, q);
+        const State iv[1] = {Initial()};
+        AddSaved<1>(st, iv);
+    } else {
+        AddSaved<S>(st, saved);
+        for (int s = 0; s < S; ++s) {
+            DigestAsMessage(st[s], m[s]);
+            st[s] = Initial();
+        }
+        Block<S>(st, m);
     }
-    Block<S>(st, m);
 }
 
 template <int S>
@@ -161,8 +199,10 @@ inline void D64(unsigned char* out, const unsigned char* in)
         st[s] = Initial();
     }
     Block<S>(st, m);
-    PaddingBlock64<S>(st);
-    HashDigests<S>(st);
+    State saved[S];
+    for (int s = 0; s < S; ++s) saved[s] = st[s];
+    PaddingRounds64<S>(st);
+    HashDigests<S>(st, saved);
     for (int s = 0; s < S; ++s) StoreDigest(out + 32 * s, st[s]);
 }
 

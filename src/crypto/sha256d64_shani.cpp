@@ -22,12 +22,12 @@ void d64::Shani2(unsigned char* out, const unsigned char* in) { D64<2>(out, in);
 void d64::Double32Shani(unsigned char* out, const unsigned char* in)
 {
     // The first SHA-256 is the same one-block hash of 32 bytes as the second.
-    State st[1];
+    const State iv[1] = {Initial()};
+    State st[1] = {Initial()};
     __m128i m[1][4] = {{LoadBE(in), LoadBE(in + 16), _mm_set_epi32(0, 0, 0, static_cast<int>(0x80000000)),
         _mm_set_epi32(256, 0, 0, 0)}};
-    st[0] = Initial();
-    Block<1>(st, m);
-    HashDigests<1>(st);
+    Rounds64<1>(st, m);
+    HashDigests<1>(st, iv);
     StoreDigest(out, st[0]);
 }
 
@@ -39,8 +39,9 @@ void d64::Double80Shani(unsigned char* out, const unsigned char* in)
     // Bytes 64..79, then 0x80, zeros and the bit length 640.
     __m128i m2[1][4] = {{LoadBE(in + 64), _mm_set_epi32(0, 0, 0, static_cast<int>(0x80000000)), _mm_setzero_si128(),
         _mm_set_epi32(640, 0, 0, 0)}};
-    Block<1>(st, m2);
-    HashDigests<1>(st);
+    const State saved[1] = {st[0]};
+    Rounds64<1>(st, m2);
+    HashDigests<1>(st, saved);
     StoreDigest(out, st[0]);
 }
 
