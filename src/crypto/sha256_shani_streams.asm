@@ -81,6 +81,30 @@ extern sha256_pad64_wk
 %endif
 %endmacro
 
+; The same where words 8..15 are a 32-byte message's padding (0x80000000,
+; zeros, 256): for q = 4, W[9..12] are zero, so nothing is added before
+; sha256msg2; for q = 6, s0(W[9..12]) is zero, so sha256msg1 would return
+; W[8..11] unchanged. Two fewer sha256msg1 and vector operations a stream for
+; each such block (sha256msg1 shares the SHA unit with the rounds).
+%macro SCHEDULE_PAD32 1
+%if (%1) == 4
+    movdqa      T1, RING(0)
+    sha256msg1  T1, RING(1)
+    sha256msg2  T1, LW
+    movdqa      LW, T1
+    movdqa      RING(4), T1
+%elif (%1) == 6
+    movdqa      T1, LW
+    palignr     T1, RING(4), 4          ; W[17..20]
+    paddd       T1, RING(2)             ; + W[8..11], s0 of zeros being zero
+    sha256msg2  T1, LW
+    movdqa      LW, T1
+    movdqa      RING(6), T1
+%else
+    SCHEDULE %1
+%endif
+%endmacro
+
 ; Four rounds of the selected stream with W = LW. xmm0 is renamed per
 ; stream, so the streams' rounds overlap freely.
 %macro ROUNDS4 1
@@ -92,9 +116,10 @@ extern sha256_pad64_wk
 %endmacro
 
 ; 64 rounds on every stream; %1 is the macro that puts W(q) of the selected
-; stream in LW (and in the ring) for q < 4. Stream by stream within each
-; quad, so each stream's next rounds sit one quad of code after its last.
-%macro MESSAGE_BLOCK 1
+; stream in LW (and in the ring) for q < 4, %2 the one that schedules the
+; rest. Stream by stream within each quad, so each stream's next rounds sit
+; one quad of code after its last.
+%macro MESSAGE_BLOCK 1-2 SCHEDULE
     %assign _q 0
     %rep 16
         %assign _i 0
@@ -103,7 +128,7 @@ extern sha256_pad64_wk
             %if _q < 4
                 %1 _q
             %else
-                SCHEDULE _q
+                %2 _q
             %endif
             ROUNDS4 _q
             %assign _i _i + 1
@@ -241,7 +266,7 @@ FUNCTION_BEGIN sha256d64_shani_x %+ %1, FRAME, xmm
     PADDING_BLOCK
     EACH_STREAM ADD_SAVED
     EACH_STREAM DIGEST_TO_RING
-    MESSAGE_BLOCK W_FROM_DIGEST
+    MESSAGE_BLOCK W_FROM_DIGEST, SCHEDULE_PAD32
     EACH_STREAM ADD_IV
     EACH_STREAM STORE_DIGEST
 FUNCTION_END
@@ -254,7 +279,7 @@ FUNCTION_END
     STREAMS %1
 FUNCTION_BEGIN sha256_shani_x %+ %1 %+ _hash32, FRAME, xmm
     EACH_STREAM LOAD_IV
-    MESSAGE_BLOCK W_FROM_HASH32         ; all input is read before out is written
+    MESSAGE_BLOCK W_FROM_HASH32, SCHEDULE_PAD32 ; all input is read before out is written
     EACH_STREAM ADD_IV
     EACH_STREAM STORE_DIGEST
 FUNCTION_END
