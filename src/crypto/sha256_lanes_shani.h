@@ -55,13 +55,21 @@ SHA256_LANES_INLINE void Rounds4(State* st, const __m128i* wk)
 
 // Rounds 4q..4q+3 of a message block on every stream; m[s][0..3] = the
 // 16-word window of stream s (from q = 4 on, the schedule overwrites it).
-template <int S>
+// PAD32: words 8..15 are a 32-byte message's padding (0x80000000, zeros, 256),
+// so for q = 4 the W[9..12] added are zeros and for q = 6 sha256msg1 would
+// return W[8..11] unchanged (s0 of zeros): two operations fewer on the SHA
+// unit's pipes, as in sha256_shani_streams.asm.
+template <int S, bool PAD32 = false>
 SHA256_LANES_INLINE void MessageQuad(State* st, __m128i (*m)[4], int q)
 {
     __m128i wk[S];
     for (int s = 0; s < S; ++s) {
         __m128i* w = m[s];
-        if (q >= 4) {
+        if (PAD32 && q == 4) {
+            w[0] = _mm_sha256msg2_epu32(_mm_sha256msg1_epu32(w[0], w[1]), w[3]);
+        } else if (PAD32 && q == 6) {
+            w[2] = _mm_sha256msg2_epu32(_mm_add_epi32(w[2], _mm_alignr_epi8(w[1], w[0], 4)), w[1]);
+        } else if (q >= 4) {
             // W[i..i+3] from W[i-16..i-13], W[i-15..], W[i-7..] (alignr) and sigma1 of W[i-2], W[i-1].
             const __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(w[q & 3], w[(q + 1) & 3]),
                 _mm_alignr_epi8(w[(q + 3) & 3], w[(q + 2) & 3], 4));
@@ -74,11 +82,11 @@ SHA256_LANES_INLINE void MessageQuad(State* st, __m128i (*m)[4], int q)
 
 // 64 rounds on every stream, m[s][0..3] = W0..15 of stream s (overwritten by
 // the schedule); no feed-forward.
-template <int S>
+template <int S, bool PAD32 = false>
 SHA256_LANES_INLINE void Rounds64(State* st, __m128i (*m)[4])
 {
 #pragma GCC unroll 16
-    for (int q = 0; q < 16; ++q) MessageQuad<S>(st, m, q);
+    for (int q = 0; q < 16; ++q) MessageQuad<S, PAD32>(st, m, q);
 }
 
 // st[s] += saved[s]: the feed-forward that ends a block.
@@ -92,12 +100,12 @@ SHA256_LANES_INLINE void AddSaved(State* st, const State* saved)
 }
 
 // One block on every stream, m[s][0..3] = W0..15 of stream s (overwritten by the schedule).
-template <int S>
+template <int S, bool PAD32 = false>
 SHA256_LANES_INLINE void Block(State* st, __m128i (*m)[4])
 {
     State saved[S];
     for (int s = 0; s < S; ++s) saved[s] = st[s];
-    Rounds64<S>(st, m);
+    Rounds64<S, PAD32>(st, m);
     AddSaved<S>(st, saved);
 }
 
@@ -171,7 +179,7 @@ SHA256_LANES_INLINE void HashDigests(State* st, const State* saved)
         st[0].cdgh = _mm_sha256rnds2_epu32(st[0].cdgh, st[0].abef, wk_ab);
         st[0].abef = _mm_sha256rnds2_epu32(st[0].abef, st[0].cdgh, wk_cd);
 #pragma GCC unroll 15
-        for (int q = 1; q < 16; ++q) MessageQuad<1>(st, m, q);
+        for (int q = 1; q < 16; ++q) MessageQuad<1, true>(st, m, q);
         const State iv[1] = {Initial()};
         AddSaved<1>(st, iv);
     } else {
@@ -180,7 +188,7 @@ SHA256_LANES_INLINE void HashDigests(State* st, const State* saved)
             DigestAsMessage(st[s], m[s]);
             st[s] = Initial();
         }
-        Block<S>(st, m);
+        Block<S, true>(st, m);
     }
 }
 

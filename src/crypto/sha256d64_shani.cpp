@@ -26,7 +26,7 @@ void d64::Double32Shani(unsigned char* out, const unsigned char* in)
     State st[1] = {Initial()};
     __m128i m[1][4] = {{LoadBE(in), LoadBE(in + 16), _mm_set_epi32(0, 0, 0, static_cast<int>(0x80000000)),
         _mm_set_epi32(256, 0, 0, 0)}};
-    Rounds64<1>(st, m);
+    Rounds64<1, true>(st, m);
     HashDigests<1>(st, iv);
     StoreDigest(out, st[0]);
 }
