@@ -57,8 +57,8 @@ SHA256_LANES_INLINE void Rounds4(State* st, const __m128i* wk)
 // 16-word window of stream s (from q = 4 on, the schedule overwrites it).
 // PAD32: words 8..15 are a 32-byte message's padding (0x80000000, zeros, 256),
 // so for q = 4 the W[9..12] added are zeros and for q = 6 sha256msg1 would
-// return W[8..11] unchanged (s0 of zeros): two operations fewer on the SHA
-// unit's pipes, as in sha256_shani_streams.asm.
+// return W[8..11] unchanged (s0 of zeros): one sha256msg1 (on the SHA unit),
+// an alignr and an add fewer, as in sha256_shani_streams.asm.
 template <int S, bool PAD32 = false>
 SHA256_LANES_INLINE void MessageQuad(State* st, __m128i (*m)[4], int q)
 {

@@ -84,8 +84,8 @@ extern sha256_pad64_wk
 ; The same where words 8..15 are a 32-byte message's padding (0x80000000,
 ; zeros, 256): for q = 4, W[9..12] are zero, so nothing is added before
 ; sha256msg2; for q = 6, s0(W[9..12]) is zero, so sha256msg1 would return
-; W[8..11] unchanged. Two fewer sha256msg1 and vector operations a stream for
-; each such block (sha256msg1 shares the SHA unit with the rounds).
+; W[8..11] unchanged. A stream does one sha256msg1 fewer for each such block
+; (it shares the SHA unit with the rounds), and a palignr and a paddd.
 %macro SCHEDULE_PAD32 1
 %if (%1) == 4
     movdqa      T1, RING(0)
