@@ -67,6 +67,9 @@ struct ImplRow {
     bool selected{false};           //!< what AutoDetect picks on this CPU
     std::string why_not;            //!< empty when supported
     std::string technique;
+    int ways{1};                    //!< inputs, lanes or streams at once
+    bool wide_sha{false};           //!< leads its family's order on a CPU with a wide SHA unit
+    bool uses_transform{false};     //!< runs the selected transform (its speed is that transform's)
 };
 
 //! One registry's rows (sha256::Implementations(), D64Implementations(), ...)
@@ -85,6 +88,9 @@ void AddFamily(std::vector<ImplRow>& out, const char* family, const std::vector<
         row.selected = impl.name == selected;
         row.why_not = impl.why_not;
         row.technique = impl.technique;
+        row.ways = impl.ways;
+        row.wide_sha = impl.wide_sha;
+        row.uses_transform = impl.uses_transform;
         out.push_back(row);
     }
 }

@@ -22,7 +22,7 @@ void Usage()
         "  -help                 Print this message and exit\n"
         "  -list                 List the benchmarks (and why a row would not run) and exit\n"
         "  -list-impls           List every registry row, tab-separated: family, name, needs, built,\n"
-        "                        supported, selected, why_not, technique; and exit\n"
+        "                        supported, selected, why_not, technique, ways, wide_sha; and exit\n"
         "  -filter=<regex>       Run only benchmarks whose name matches (default: .*), e.g. -filter='SHA256_1M/'\n"
         "  -min-time=<ms>        Time budget per benchmark in milliseconds, 1..3600000 (default: 500)\n"
         "  -rounds=<n>           Interleaved rounds per table, 1..1000 (default: 10)\n"

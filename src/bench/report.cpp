@@ -245,7 +245,8 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     for (const auto& i : info.impls) {
         impls.push_back({{"family", i.family}, {"name", i.name}, {"needs", i.needs}, {"built", i.built},
                          {"supported", i.supported}, {"selected", i.selected}, {"why_not", i.why_not},
-                         {"technique", i.technique}});
+                         {"technique", i.technique}, {"ways", i.ways}, {"wide_sha", i.wide_sha},
+                         {"uses_transform", i.uses_transform}});
     }
     j["implementations"] = impls;
 
@@ -307,7 +308,8 @@ std::string ImplListText(const std::vector<ImplRow>& impls)
     for (const auto& i : impls) {
         s += TsvField(i.family) + "\t" + TsvField(i.name) + "\t" + TsvField(Join(i.needs, ",", "none")) + "\t" +
              (i.built ? "yes" : "no") + "\t" + (i.supported ? "yes" : "no") + "\t" + (i.selected ? "yes" : "no") +
-             "\t" + (i.why_not.empty() ? "-" : TsvField(i.why_not)) + "\t" + TsvField(i.technique) + "\n";
+             "\t" + (i.why_not.empty() ? "-" : TsvField(i.why_not)) + "\t" + TsvField(i.technique) + "\t" +
+             std::to_string(i.ways) + "\t" + (i.wide_sha ? "yes" : "no") + "\n";
     }
     return s;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// CSHA256 and the one registry of SHA-256 transforms.
+// CSHA256 and the registry of SHA-256 transforms.
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
+#include <crypto/sha256_kernels.h>
+#include <crypto/sha256_registry.h>
 
 #include <compat/cpuid.h>
 #include <crypto/common.h>
@@ -9,133 +11,76 @@
 #include <cstdio>
 #include <cstring>
 
-#if defined(ENABLE_SHA256_ASM) && !defined(DISABLE_OPTIMIZED_SHA256)
-#define SHA256_HAVE_ASM 1
-// The assembly transforms (src/crypto/sha256_*.asm), all with TransformFn's signature.
-extern "C" {
-void sha256_sse4_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
-void sha256_avx_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
-void sha256_rorx_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
-void sha256_rorx_x8ms_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
-void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
-}
-#define SHA256_ASM(fn) fn
-#else
-#define SHA256_ASM(fn) nullptr
-#endif
-
-#if defined(ENABLE_SHA256_ARM) && !defined(DISABLE_OPTIMIZED_SHA256)
-#include <crypto/sha256_arm.h>
-#define SHA256_ARM(fn) fn
-#else
-#define SHA256_ARM(fn) nullptr
-#endif
-
 namespace sha256 {
 
 namespace {
 
-struct Entry {
-    const char* name;
-    uint32_t needs;
-    TransformFn fn; // nullptr: not built
-    const char* technique;
-    size_t max_path_blocks; // block count from which the last code path runs (1: a single path)
+using kernel::Get;
+using kernel::Shape;
+
+struct TransformRow {
+    registry::Base base;
+    TransformFn fn;
+    size_t max_path_blocks;
 };
 
-// The single source of truth for tests, bench and docs. Order is AutoDetect's
-// preference, fastest first, as measured with bench_bitcoin (doc/transforms.md).
-// Adding a transform: its own source file, one row here, one build line.
-// max_path_blocks is the block count from which a transform takes its last code
-// path; tests and SelfTest go up to the largest one plus a margin, so a new row
-// with a longer path is covered without touching them.
-// "x8ms" = eight message schedules at once: one 32-bit AVX2 lane per block.
-const Entry REGISTRY[] = {
-    {"shani", cpu::SHANI | cpu::SSE41 | cpu::SSSE3, SHA256_ASM(sha256_shani_transform),
-     "Intel SHA extensions (sha256rnds2/msg1/msg2), one block at a time", 1},
-    {"rorx_x8ms", cpu::AVX2 | cpu::BMI2, SHA256_ASM(sha256_rorx_x8ms_transform),
-     "AVX2 schedule of eight blocks at once (one lane per block), BMI2 scalar rounds; tail via rorx", 48},
-    {"rorx", cpu::AVX2 | cpu::BMI2, SHA256_ASM(sha256_rorx_transform),
-     "AVX2 schedule of two blocks (one per 128-bit half), BMI2 rorx rounds, second block replays W+K", 2},
-    {"avx", cpu::AVX, SHA256_ASM(sha256_avx_transform),
-     "AVX (VEX) four-word message schedule interleaved with scalar rounds", 1},
-    {"sse4", cpu::SSSE3, SHA256_ASM(sha256_sse4_transform),
-     "SSSE3 four-word message schedule interleaved with scalar rounds", 1},
-    {"arm_shani", cpu::SHA2 | cpu::ASIMD, SHA256_ARM(sha256_arm_shani_transform),
-     "ARMv8 SHA-256 instructions (sha256h/h2/su0/su1), four rounds per instruction pair, one block at a time", 1},
+constexpr TransformRow Row(const char* name, const char* technique)
+{
+    const kernel::Kernel& k = Get(name, Shape::Transform);
+    return {registry::From(k, technique), k.transform, k.max_path_blocks};
+}
+
+// Order is AutoDetect's preference, fastest first, as measured with
+// bench_bitcoin (doc/transforms.md). "x8ms" = eight message schedules at once:
+// one 32-bit AVX2 lane per block.
+constexpr TransformRow ROWS[] = {
+    Row("shani", "Intel SHA extensions (sha256rnds2/msg1/msg2), one block at a time"),
+    Row("rorx_x8ms", "AVX2 schedule of eight blocks at once (one lane per block), BMI2 scalar rounds; tail via rorx"),
+    Row("rorx", "AVX2 schedule of two blocks (one per 128-bit half), BMI2 rorx rounds, second block replays W+K"),
+    Row("avx", "AVX (VEX) four-word message schedule interleaved with scalar rounds"),
+    Row("sse4", "SSSE3 four-word message schedule interleaved with scalar rounds"),
+    Row("arm_shani",
+        "ARMv8 SHA-256 instructions (sha256h/h2/su0/su1), four rounds per instruction pair, one block at a time"),
 #ifdef SHA256_TEST_EXTRA_ROW
     // Test-only: the portable transform under a second name (just before it, so
     // AutoDetect never prefers it to a row that needs a feature), proving that tests,
     // bench and scripts follow the registry with no other file touched.
-    {"basic_alias", 0, TransformBasic, "portable C++ under a second name (SHA256_TEST_EXTRA_ROW)", 1},
+    Row("basic_alias", "portable C++ under a second name (SHA256_TEST_EXTRA_ROW)"),
 #endif
-    {"basic", 0, TransformBasic, "portable C++, schedule computed on the fly", 1},
+    Row("basic", "portable C++, schedule computed on the fly"),
 };
+constexpr int BASIC = registry::PortableRow(ROWS);
+static_assert(BASIC >= 0 && BASIC == sizeof(ROWS) / sizeof(ROWS[0]) - 1, "the portable transform is the last row");
 
-const Entry* Find(const std::string& name)
+registry::Registry<TransformRow, sizeof(ROWS) / sizeof(ROWS[0])> g_registry{ROWS, "transform", BASIC};
+
+void Select(int i)
 {
-    for (const auto& e : REGISTRY) {
-        if (name == e.name) return &e;
-    }
-    return nullptr;
+    Transform.store(ROWS[i].fn);
+    g_registry.Select(i);
 }
-
-bool Runnable(const Entry& e) { return detail::Runnable(e.needs, e.fn != nullptr); }
-
-std::atomic<const char*> g_current{"basic"};
 
 } // namespace
 
 AtomicTransformFn Transform{TransformBasic};
 
-std::string detail::NotBuiltReason(uint32_t needs, bool assembly)
-{
-#if defined(DISABLE_OPTIMIZED_SHA256)
-    (void)needs;
-    (void)assembly;
-    return "not built (DISABLE_OPTIMIZED_SHA256)";
-#else
-    // Rows that need an aarch64 feature are the aarch64 files; the rest are x86-64 code.
-    if (needs & (cpu::ASIMD | cpu::SHA2)) {
-#if defined(__aarch64__)
-        return "not built (the build did not define ENABLE_SHA256_ARM)";
-#else
-        return "not built (needs an aarch64 host)";
-#endif
-    }
-#if !defined(__x86_64__)
-    (void)assembly;
-    return "not built (needs an x86-64 host)";
-#else
-    return assembly ? "not built (no assembler: configure found no yasm/nasm or --with-asm=no)"
-                    : "not built (this build left it out)";
-#endif
-#endif
-}
-
 std::vector<Implementation> Implementations()
 {
-    std::vector<Implementation> out;
-    for (const auto& e : REGISTRY) {
-        Implementation impl;
-        detail::Describe(impl, e.name, e.needs, e.technique, e.fn != nullptr, /*assembly=*/true);
+    return g_registry.List<Implementation>([](Implementation& impl, const TransformRow& e) {
         impl.fn = e.fn;
         impl.max_path_blocks = e.max_path_blocks;
-        out.push_back(impl);
-    }
-    return out;
+    });
 }
 
 bool SetImplementation(const std::string& name)
 {
-    const Entry* e = Find(name);
-    if (!e || !Runnable(*e)) return false;
-    Transform.store(e->fn);
-    g_current.store(e->name);
+    const int i = g_registry.Selectable(name);
+    if (i < 0) return false;
+    Select(i);
     return true;
 }
 
-std::string CurrentImplementation() { return g_current.load(); }
+std::string CurrentImplementation() { return g_registry.Current().base.name; }
 
 bool SelfTest(TransformFn fn)
 {
@@ -173,7 +118,9 @@ bool SelfTest(TransformFn fn)
 size_t detail::MaxPathBlocks()
 {
     size_t m = 1;
-    for (const auto& e : REGISTRY) m = e.max_path_blocks > m ? e.max_path_blocks : m;
+    for (const auto& k : kernel::KERNELS) {
+        if (k.shape == Shape::Transform && k.max_path_blocks > m) m = k.max_path_blocks;
+    }
     return m;
 }
 
@@ -190,24 +137,15 @@ std::string AutoDetect()
 {
     // The SHA256D64, fixed-size double SHA-256 and multi-buffer paths are chosen with the transform.
     AutoDetectD64();
-    std::vector<detail::Candidate> candidates;
-    for (const auto& e : REGISTRY) {
-        if (Runnable(e)) candidates.push_back({e.name, e.fn});
-    }
-    const int pick = detail::FirstPassing(candidates);
+    const int pick = g_registry.Detect([](const TransformRow& e) { return SelfTest(e.fn); }, -1);
     if (pick < 0) {
         // Even the portable transform failed: keep it (nothing better exists) but say so.
-        std::fprintf(stderr, "sha256: no transform passed its self-test; using basic\n");
-        Transform.store(TransformBasic);
-        g_current.store("basic");
-        AutoDetectMulti();
-        return "basic";
+        std::fprintf(stderr, "sha256: no transform passed its self-test; using %s\n", ROWS[BASIC].base.name);
     }
-    Transform.store(candidates[pick].fn);
-    g_current.store(candidates[pick].name);
+    Select(pick < 0 ? BASIC : pick);
     // After the transform: the multi-buffer rows finish short work through it.
     AutoDetectMulti();
-    return candidates[pick].name;
+    return ROWS[g_registry.Selected()].base.name;
 }
 
 } // namespace sha256

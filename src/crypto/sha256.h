@@ -75,17 +75,27 @@ private:
  * different transforms is still correct). */
 extern AtomicTransformFn Transform;
 
-/** One row of the transform registry, as the tests, the bench and `bench_bitcoin -list` see it. */
-struct Implementation {
-    std::string name;      //!< e.g. "rorx"
+/** What every family's registry says of a row (transforms, SHA256D64, the
+ *  fixed-size paths, the multi-buffer hasher), as the tests, the bench and
+ *  `bench_bitcoin -list-impls` see it. A row is named after its kernel set in
+ *  the kernel table (crypto/sha256_kernels.h): one name in every family. */
+struct Row {
+    std::string name;      //!< e.g. "shani_4way"
     std::string needs;     //!< CPU features it needs, e.g. "avx2 bmi2" ("none" for none)
-    uint32_t needs_mask;   //!< the same as a cpu::Feature mask
+    uint32_t needs_mask{0}; //!< the same as a cpu::Feature mask
     std::string technique; //!< one line on how it works
-    bool built;            //!< compiled into this binary
-    bool supported;        //!< built and this CPU has what it needs
+    bool built{false};     //!< compiled into this binary
+    bool supported{false}; //!< built and this CPU has what it needs
     std::string why_not;   //!< empty when supported, otherwise the reason
-    TransformFn fn;        //!< nullptr when not built
-    size_t max_path_blocks; //!< block count from which its last code path is taken (1: one path)
+    int ways{1};           //!< inputs, lanes or streams one kernel call works on
+    bool wide_sha{false};  //!< leads the order on a CPU with a wide SHA unit (ShaniOverlap)
+    bool uses_transform{false}; //!< runs the selected transform (its speed is that transform's)
+};
+
+/** One row of the transform registry. */
+struct Implementation : Row {
+    TransformFn fn{nullptr};   //!< nullptr when not built
+    size_t max_path_blocks{1}; //!< block count from which its last code path is taken (1: one path)
 };
 
 /** Every transform known to the project, fastest-first (the order AutoDetect prefers). */
@@ -110,7 +120,10 @@ void TransformBasic(uint32_t* s, const unsigned char* chunk, size_t blocks);
 
 /** Bitcoin's double SHA-256 of `blocks` independent 64-byte inputs (Merkle tree
  *  nodes): output[32*i..32*i+31] = SHA256(SHA256(input[64*i..64*i+63])). Any
- *  alignment; output may equal input (hashing a Merkle level in place). */
+ *  alignment. output is input (hashing a Merkle level in place), or the two do
+ *  not overlap at all: a partial overlap is a caller's bug (checked by assert in
+ *  builds without NDEBUG), since rows that hash one input at a time would
+ *  overwrite inputs they have yet to read. */
 void SHA256D64(unsigned char* output, const unsigned char* input, size_t blocks);
 
 namespace sha256 {
@@ -119,18 +132,9 @@ namespace sha256 {
  *  into `ways` consecutive 32-byte digests (out may equal in). */
 using D64Fn = void (*)(unsigned char* out, const unsigned char* in);
 
-/** One row of the D64 registry: an Implementation with its number of ways. */
-struct D64Implementation {
-    std::string name;      //!< e.g. "avx512_16way"
-    int ways;              //!< inputs per call
-    std::string needs;     //!< CPU features it needs ("none" for none)
-    uint32_t needs_mask;   //!< the same as a cpu::Feature mask
-    std::string technique; //!< one line on how it works
-    bool built;            //!< compiled into this binary
-    bool supported;        //!< built and this CPU has what it needs
-    std::string why_not;   //!< empty when supported, otherwise the reason
-    D64Fn fn;              //!< nullptr when not built
-    bool wide_sha;         //!< leads the order on a CPU with a wide SHA unit (below)
+/** One row of the D64 registry: a kernel of `ways` inputs. */
+struct D64Implementation : Row {
+    D64Fn fn{nullptr}; //!< nullptr when not built
 };
 
 /** How many sha256rnds2 this CPU's SHA unit works on at once: the latency of one
@@ -160,7 +164,8 @@ bool SetD64Implementation(const std::string& name);
 std::string CurrentD64Implementation();
 
 /** Select the first supported D64 row that passes SelfTestD64, and the fastest
- *  fixed-size double SHA-256 paths; return the D64 row's name. AutoDetect() calls it. */
+ *  fixed-size double SHA-256 paths (AutoDetectFixed); return the D64 row's name.
+ *  AutoDetect() calls it. */
 std::string AutoDetectD64();
 
 /** Check a D64 kernel of `ways` ways on known answers and misaligned, in-place inputs. */
@@ -174,32 +179,18 @@ void Double80(unsigned char out[32], const unsigned char in[80]);
 
 /** The fixed-size paths' own small registry ("shani", "basic"), in order of preference. */
 using DoubleFn = void (*)(unsigned char* out, const unsigned char* in);
-struct FixedImplementation {
-    std::string name;
-    std::string needs;
-    uint32_t needs_mask;
-    std::string technique;
-    bool built;
-    bool supported;
-    std::string why_not;
-    DoubleFn double32, double64, double80; //!< nullptr when not built
+struct FixedImplementation : Row {
+    DoubleFn double32{nullptr}, double64{nullptr}, double80{nullptr}; //!< nullptr when not built
 };
 std::vector<FixedImplementation> FixedImplementations();
 bool SetFixedImplementation(const std::string& name);
 std::string CurrentFixedImplementation();
+/** Select the first supported fixed-size row that agrees with the portable one; return its name. */
+std::string AutoDetectFixed();
 
-/** One row of the multi-buffer registry (SHA256Multi): an N-lane kernel that
- *  hashes one message per lane, or the 1-way loop ("oneway"). */
-struct MultiImplementation {
-    std::string name;      //!< e.g. "avx512_16lane"
-    int lanes;             //!< messages in flight at once
-    std::string needs;
-    uint32_t needs_mask;
-    std::string technique;
-    bool built;
-    bool supported;
-    std::string why_not;
-    bool wide_sha; //!< leads the order on a CPU with a wide SHA unit, as for D64
+/** One row of the multi-buffer registry (SHA256Multi): a kernel of `ways`
+ *  lanes or streams that hashes one message in each, or a 1-way loop. */
+struct MultiImplementation : Row {
 };
 /** Every multi-buffer row, in AutoDetectMulti's order of preference on this CPU
  *  (the registry's, with the wide_sha rows first as for D64). */
@@ -207,7 +198,7 @@ std::vector<MultiImplementation> MultiImplementations();
 /** False (and no change) for an unknown name or one this CPU cannot run. */
 bool SetMultiImplementation(const std::string& name);
 std::string CurrentMultiImplementation();
-/** Check a row against CSHA256 on every padding case, more messages than lanes, misaligned. */
+/** Check a row against the portable transform on every padding case, more messages than lanes, misaligned. */
 bool SelfTestMulti(const std::string& name);
 /** Select the first supported row that passes SelfTestMulti; AutoDetect() calls it. */
 std::string AutoDetectMulti();

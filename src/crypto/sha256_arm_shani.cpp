@@ -9,7 +9,7 @@
 //   SHA256SU0 W0, W4          -> W[t] + sigma0(W[t+1]), four lanes
 //   SHA256SU1 that, W8, W12   -> W[t+16] = that + W[t+9] + sigma1(W[t+14])
 // so sixteen H/H2 pairs make a block, and twelve SU0/SU1 pairs its schedule.
-#include <crypto/sha256_arm.h>
+#include <crypto/sha256_kernels.h>
 #include <crypto/sha256_constants.h>
 
 #include <arm_neon.h>

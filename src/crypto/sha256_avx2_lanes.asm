@@ -1,18 +1,17 @@
 ; SPDX-License-Identifier: MIT
 ; sha256_avx2_lanes.asm -- eight independent SHA-256 compressions, one per
-; 32-bit lane of the AVX2 registers: the kernels of SHA256Multi's avx2_8lane
-; row (the multi-buffer hasher, crypto/sha256multi.cpp) and of SHA256D64's
-; avx2_8way row (crypto/sha256d64.cpp).
+; 32-bit lane of the AVX2 registers: the avx2_8way kernels of the kernel
+; table (crypto/sha256_kernels.h), which the multi-buffer and D64 rows run.
 ;
-;     void sha256_avx2_x8_transform(uint32_t* st, const unsigned char* const* blocks);
+;     void sha256_avx2_8way_lanes(uint32_t* st, const unsigned char* const* blocks);
 ;
-; st is word-sliced, as d64::TransformAvx2x8 keeps it: st[8*j + i] is word j
+; st is word-sliced, as every Lanes kernel keeps it: st[8*j + i] is word j
 ; (a..h) of lane i. Lane i compresses the 64-byte block at blocks[i] (any
 ; alignment; lanes may share a block) into its state.
 ;
-;     void sha256d64_avx2_x8(unsigned char* out, const unsigned char* in);
+;     void sha256_avx2_8way_d64(unsigned char* out, const unsigned char* in);
 ;
-; out[32*i..] = SHA256(SHA256(in[64*i..64*i+63])) for i < 8, as d64::Avx2x8;
+; out[32*i..] = SHA256(SHA256(in[64*i..64*i+63])) for i < 8;
 ; any alignment, out may equal in. Three compressions a lane: the input, the
 ; padding block (its W+K is a constant, sha256_pad64_wk: no schedule), and
 ; the first digest with the padding of a 32-byte message.
@@ -237,7 +236,7 @@ extern sha256_pad64_wk                      ; W+K of a 64-byte message's padding
     %endrep
 %endmacro
 
-FUNCTION_BEGIN sha256_avx2_x8_transform, 512, ymm
+FUNCTION_BEGIN sha256_avx2_8way_lanes, 512, ymm
     LOAD_HALF   0, pointers
     LOAD_HALF   1, pointers
     NAMES
@@ -257,7 +256,7 @@ FUNCTION_END
 
 ; The stack: the ring at [rsp], the state after the first block (the padding
 ; block's feed-forward) at [rsp + 512]. r8d: 0 in the first block, 1 in the third.
-FUNCTION_BEGIN sha256d64_avx2_x8, 512 + 256, ymm
+FUNCTION_BEGIN sha256_avx2_8way_d64, 512 + 256, ymm
     LOAD_HALF   0, contiguous
     LOAD_HALF   1, contiguous
     NAMES

@@ -3,15 +3,16 @@
 ; with the Intel SHA extensions (legacy SSE encodings only), for SHA256D64 and
 ; for the multi-buffer hasher.
 ;
-;     void sha256d64_shani_x3(unsigned char* out, const unsigned char* in);   // also _x4
-;     void sha256_shani_x2_hash32(unsigned char* out, const unsigned char* in); // also _x4
-;     size_t sha256_shani_x2_jobs(StreamLane* lane, const StreamJob* job, size_t njobs); // also _x4
+;     void sha256_shani_3way_d64(unsigned char* out, const unsigned char* in);    // also 4way
+;     void sha256_shani_2way_hash32(unsigned char* out, const unsigned char* in); // also 4way
+;     size_t sha256_shani_2way_jobs(Lane* lane, const Job* job, size_t njobs);   // also 4way
 ;
 ; The D64 functions write SHA256(SHA256(in[64i..64i+63])) to out[32i..] for
 ; i < S, the hash32 functions SHA256(in[32i..32i+31]) (the second hash of a
 ; txid); in and out may be the same buffer, any alignment. The job kernels
 ; (the multi-buffer hasher's) run one message per stream and hand out the
-; next message themselves where one ends (below, and sha256d64.h).
+; next message themselves where one ends (below, and sha256::streams in
+; crypto/sha256_kernels.h).
 
 ; Why streams: one block is a chain of 32 dependent sha256rnds2, so one stream
 ; runs at the instruction's latency (~4 cycles), while the SHA unit takes a new
@@ -35,7 +36,7 @@
 
 ; W+K of the padding block of any 64-byte message (0x80, zeros, bit length
 ; 512), computed at compile time from the schedule in sha256_constants.h and
-; exported once by sha256d64.cpp, so that no schedule is written out twice.
+; exported once by sha256_kernels.cpp, so that no schedule is written out twice.
 extern sha256_pad64_wk
 
 ; Select stream %1: ABEF, CDGH, LW (newest message quad), PTR (its block, for
@@ -52,11 +53,16 @@ extern sha256_pad64_wk
     %xdefine PTR r %+ _rp
 %endmacro
 
-; Declare the stream count of the function that follows.
+; Declare the stream count of the function that follows. sha256rnds2 and the
+; other SHA instructions exist only in legacy SSE encodings, which reach
+; xmm0..xmm15: more streams than this plan fits must not assemble.
 %macro STREAMS 1
     %assign S (%1)
     %assign _t1 1 + 3 * S
     %assign _t2 2 + 3 * S
+    %if _t2 > 15
+        %error "STREAMS %1: this register plan puts an operand in xmm %+ _t2; SHA-NI instructions reach xmm15"
+    %endif
     %xdefine T1 xmm %+ _t1
     %xdefine T2 xmm %+ _t2
     %assign FRAME 96 * S            ; ring (64 bytes) + save area (32) per stream
@@ -255,10 +261,10 @@ extern sha256_pad64_wk
     STORE_DIGEST_TO rdi + 32 * _s
 %endmacro
 
-; void sha256d64_shani_xS(unsigned char* out, const unsigned char* in)
+; void sha256_shani_<S>way_d64(unsigned char* out, const unsigned char* in)
 %macro D64_FUNCTION 1
     STREAMS %1
-FUNCTION_BEGIN sha256d64_shani_x %+ %1, FRAME, xmm
+FUNCTION_BEGIN sha256_shani_ %+ %1 %+ way_d64, FRAME, xmm
     EACH_STREAM LOAD_IV
     MESSAGE_BLOCK W_FROM_INPUT          ; all input is read before out is written
     EACH_STREAM ADD_IV
@@ -272,12 +278,12 @@ FUNCTION_BEGIN sha256d64_shani_x %+ %1, FRAME, xmm
 FUNCTION_END
 %endmacro
 
-; void sha256_shani_xS_hash32(unsigned char* out, const unsigned char* in)
+; void sha256_shani_<S>way_hash32(unsigned char* out, const unsigned char* in)
 ; One block per stream from the IV: no state to load or store, and none of the
 ; scheduler's copies (SecondHash in sha256multi.cpp says what that saves).
 %macro HASH32_FUNCTION 1
     STREAMS %1
-FUNCTION_BEGIN sha256_shani_x %+ %1 %+ _hash32, FRAME, xmm
+FUNCTION_BEGIN sha256_shani_ %+ %1 %+ way_hash32, FRAME, xmm
     EACH_STREAM LOAD_IV
     MESSAGE_BLOCK W_FROM_HASH32, SCHEDULE_PAD32 ; all input is read before out is written
     EACH_STREAM ADD_IV
@@ -285,13 +291,13 @@ FUNCTION_BEGIN sha256_shani_x %+ %1 %+ _hash32, FRAME, xmm
 FUNCTION_END
 %endmacro
 
-; The job kernels: size_t sha256_shani_xS_jobs(StreamLane* lane, const StreamJob* job, size_t njobs)
-; (sha256d64.h). Every stream runs its lane's message; where one ends, its
+; The job kernels: size_t sha256_shani_<S>way_jobs(Lane* lane, const Job* job, size_t njobs)
+; (sha256::streams in crypto/sha256_kernels.h). Every stream runs its lane's message; where one ends, its
 ; digest goes to the lane's out and the lane takes the next job at once,
 ; without returning: a job's padding is copied into the lane, the state starts
 ; from the IV. The call returns once a lane is idle and no job is left (at
 ; entry, at once if a lane is idle and njobs is 0), with every busy lane's
-; state and cursor in its StreamLane; it returns the jobs it took (all of them).
+; state and cursor in its Lane; it returns the jobs it took (all of them).
 ; Each stream reads its blocks through its lane's cursor: from at on, 64
 ; bytes apart, jumping to then (the lane's copy of the padding) at end, so a
 ; message is one run of blocks. Why here rather than one kernel call per
@@ -374,7 +380,7 @@ FUNCTION_END
 
 %macro JOBS_FUNCTION 1
     STREAMS %1
-FUNCTION_BEGIN sha256_shani_x %+ %1 %+ _jobs, FRAME, xmm
+FUNCTION_BEGIN sha256_shani_ %+ %1 %+ way_jobs, FRAME, xmm
     mov         r12, rsi
     imul        rdx, rdx, JOB_SIZE
     add         rdx, rsi                ; after the last job

@@ -1,112 +1,65 @@
-// SHA256D64 and its registry of kernels; the fixed-size double SHA-256 paths
-// and theirs. Same shape as the transform registry in sha256.cpp: one table
-// per family is the single source of truth for dispatch, tests, bench and docs.
+// SPDX-License-Identifier: MIT
+// SHA256D64 and its registry: rows of the kernel table's D64 kernels, in
+// AutoDetectD64's order of preference.
 #include <crypto/sha256.h>
-#include <crypto/sha256d64.h>
-#include <crypto/sha256_internal.h>
-
-#include <compat/cpuid.h>
+#include <crypto/sha256_kernels.h>
+#include <crypto/sha256_registry.h>
 
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
+#include <cassert>
 #include <cstring>
-
-#ifdef SHA256_D64_ASM
-// W+K of the padding block of a 64-byte message for the assembly kernels
-// (sha256_shani_streams.asm), from the one compile-time schedule of
-// sha256_constants.h: constant-initialised, hidden, 64-byte aligned.
-struct PaddingWK {
-    uint32_t v[64];
-};
-static constexpr PaddingWK CopyPaddingWK()
-{
-    PaddingWK w{};
-    for (int i = 0; i < 64; ++i) w.v[i] = sha256::constants::PAD64_KW.v[i];
-    return w;
-}
-extern "C" {
-__attribute__((visibility("hidden"))) extern const PaddingWK sha256_pad64_wk;
-alignas(64) const PaddingWK sha256_pad64_wk = CopyPaddingWK();
-}
-#endif
-#if defined(ENABLE_SHA256_ARM) && !defined(DISABLE_OPTIMIZED_SHA256)
-#include <crypto/sha256_arm.h>
-#define SHA256_D64_ARM(fn) fn
-#else
-#define SHA256_D64_ARM(fn) nullptr
-#endif
 
 namespace sha256 {
 namespace {
 
-constexpr uint32_t SHANI_NEEDS = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
-
-struct D64Entry {
-    const char* name;
-    int ways;
-    uint32_t needs;
-    D64Fn fn; // nullptr: not built
-    const char* technique;
-    bool assembly; // built only with an assembler (for the "not built" reason)
-    int wide_rank; // 0, or its place (from 1) among the rows that lead on a CPU whose
-                   // SHA unit overlaps >= WIDE_SHA_OVERLAP sha256rnds2 (PreferenceOrder)
+struct D64Row {
+    registry::Base base;
+    kernel::HashFn fn;
 };
 
-// The AVX2 row is assembly where the build has an assembler (g++ spills the
-// intrinsics' working set: sha256_avx2_lanes.asm), the intrinsics otherwise.
-#ifdef SHA256_D64_ASM
-#define AVX2_8WAY_KERNEL sha256d64_avx2_x8
+constexpr D64Row Row(const char* name, const char* technique, int wide_rank = 0)
+{
+    const kernel::Kernel& k = kernel::Get(name, kernel::Shape::D64);
+    return {registry::From(k, technique, wide_rank), k.hash};
+}
+
+#ifdef SHA256_KERNELS_ASM
 #define AVX2_8WAY_TECHNIQUE "AVX2 8 lanes (assembly), padding block W+K precomputed"
 #else
-#define AVX2_8WAY_KERNEL SHA256_D64_FN(d64::Avx2x8)
 #define AVX2_8WAY_TECHNIQUE "AVX2 8 lanes, padding schedules precomputed (intrinsics: a build without an assembler)"
 #endif
 
 // Order is AutoDetectD64's preference, fastest first, from bench_bitcoin's
-// "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md): as measured on Intel
-// Sapphire Rapids; on a CPU with a wide SHA unit (AMD Zen 4) the wide_sha rows
-// come first (PreferenceOrder). A 1-way row must stay runnable everywhere
-// (basic), so SHA256D64 can always finish.
-const D64Entry D64_REGISTRY[] = {
-    {"avx512_16way", 16, cpu::AVX512F | cpu::AVX512VL, SHA256_D64_FN(d64::Avx512x16),
-     "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed", false, 0},
-    {"shani_2way", 2, SHANI_NEEDS, SHA256_D64_FN(d64::Shani2),
-     "SHA-NI, two interleaved streams, padding block W+K precomputed", false, 0},
-    {"shani_4way", 4, SHANI_NEEDS, SHA256_D64_ASM_FN(sha256d64_shani_x4),
-     "SHA-NI, four interleaved streams (assembly: every state in registers), padding block W+K precomputed", true,
-     1},
-    {"shani", 1, SHANI_NEEDS, SHA256_D64_FN(d64::Shani1), "SHA-NI, one input at a time", false, 0},
-    {"shani_3way", 3, SHANI_NEEDS, SHA256_D64_ASM_FN(sha256d64_shani_x3),
-     "SHA-NI, three interleaved streams (assembly), padding block W+K precomputed", true, 2},
-    {"avx2_8way", 8, cpu::AVX2, AVX2_8WAY_KERNEL, AVX2_8WAY_TECHNIQUE, false, 0},
-    {"sse41_4way", 4, cpu::SSE41 | cpu::SSSE3, SHA256_D64_FN(d64::Sse41x4),
-     "SSE4.1 4 lanes, padding schedules precomputed", false, 0},
-    {"arm_shani_2way", 2, cpu::SHA2 | cpu::ASIMD, SHA256_D64_ARM(sha256d64_arm_shani_2way),
-     "ARMv8 SHA-256 instructions, two inputs as two interleaved streams; padding block's W+K precomputed", false,
-     0},
-    {"neon_4way", 4, cpu::ASIMD, SHA256_D64_ARM(sha256d64_neon_4way),
-     "Advanced SIMD, one input per 32-bit lane; for aarch64 CPUs without SHA2 (Cortex-A72, Raspberry Pi 4)", false,
-     0},
-    {"portable_16way", 16, 0, d64::Portable16,
-     "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)", false, 0},
-    {"basic", 1, 0, d64::Basic1, "portable C++, one input, padding schedules precomputed", false, 0},
+// "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md). On a CPU with a wide
+// SHA unit the rows with a wide rank lead (Registry::Order): the SHA-NI streams
+// beat the AVX-512 lanes there (AMD Zen 4: 155 against 184 cycles an input),
+// while on a narrow one they cannot all issue at once. The last row is the
+// portable 1-way one, so SHA256D64 can always finish.
+constexpr D64Row ROWS[] = {
+    Row("avx512_16way", "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"),
+    Row("shani_2way", "SHA-NI, two interleaved streams, padding block W+K precomputed"),
+    Row("shani_4way", "SHA-NI, four interleaved streams (assembly: every state in registers), padding block W+K precomputed",
+        1),
+    Row("shani", "SHA-NI, one input at a time"),
+    Row("shani_3way", "SHA-NI, three interleaved streams (assembly), padding block W+K precomputed", 2),
+    Row("avx2_8way", AVX2_8WAY_TECHNIQUE),
+    Row("sse41_4way", "SSE4.1 4 lanes, padding schedules precomputed"),
+    Row("arm_shani_2way",
+        "ARMv8 SHA-256 instructions, two inputs as two interleaved streams; padding block's W+K precomputed"),
+    Row("neon_4way", "Advanced SIMD, one input per 32-bit lane; for aarch64 CPUs without SHA2 (Cortex-A72, Raspberry Pi 4)"),
+    Row("portable_16way", "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)"),
+#ifdef SHA256_TEST_EXTRA_ROW
+    // Test-only (ci/extra-row.sh): a width no other row has, after every row that needs a feature.
+    Row("portable_6way", "the lane algorithm on 6 lanes of generic vectors (SHA256_TEST_EXTRA_ROW)"),
+#endif
+    Row("basic", "portable C++, one input, padding schedules precomputed"),
 };
-constexpr int D64_ROWS = sizeof(D64_REGISTRY) / sizeof(D64_REGISTRY[0]);
-static_assert(D64_ROWS < 16, "a plan packs row numbers into nibbles");
+constexpr int ROW_COUNT = sizeof(ROWS) / sizeof(ROWS[0]);
+constexpr int BASIC = registry::PortableRow(ROWS);
+static_assert(BASIC == ROW_COUNT - 1, "a portable 1-way row is the last: SHA256D64 can always finish");
+static_assert(ROW_COUNT < 16, "a plan packs row numbers into nibbles");
 
-using detail::Runnable;
-bool Runnable(const D64Entry& e) { return Runnable(e.needs, e.fn != nullptr); }
-
-int FindD64(const std::string& name)
-{
-    for (int i = 0; i < D64_ROWS; ++i) {
-        if (name == D64_REGISTRY[i].name) return i;
-    }
-    return -1;
-}
-
-int BasicRow() { return FindD64("basic"); }
+registry::Registry<D64Row, ROW_COUNT> g_registry{ROWS, "D64 implementation", BASIC};
 
 // What SHA256D64 runs, packed for one atomic load: nibble k holds row number + 1
 // of the k-th row to use, with strictly decreasing ways, the last one 1-way;
@@ -115,135 +68,42 @@ uint32_t MakePlan(int first)
 {
     uint32_t plan = static_cast<uint32_t>(first + 1);
     int shift = 4;
-    int narrowest = D64_REGISTRY[first].ways;
-    for (int i : detail::PreferenceOrder(D64_REGISTRY)) {
+    int narrowest = ROWS[first].base.ways;
+    for (int i : g_registry.Order()) {
         if (narrowest == 1) break;
-        const D64Entry& e = D64_REGISTRY[i];
-        if (e.ways < narrowest && Runnable(e)) {
+        if (ROWS[i].base.ways < narrowest && g_registry.Runnable(i)) {
             plan |= static_cast<uint32_t>(i + 1) << shift;
             shift += 4;
-            narrowest = e.ways;
+            narrowest = ROWS[i].base.ways;
         }
     }
     return plan;
 }
 
-std::atomic<uint32_t> g_plan{0}; // 0: not chosen yet, use basic
+std::atomic<uint32_t> g_plan{BASIC + 1};
 
-// Fixed-size paths: one row per instruction set.
-struct FixedEntry {
-    const char* name;
-    uint32_t needs;
-    DoubleFn d32, d64, d80;
-    const char* technique;
-};
-const FixedEntry FIXED_REGISTRY[] = {
-    {"shani", SHANI_NEEDS, SHA256_D64_FN(d64::Double32Shani), SHA256_D64_FN(d64::Shani1),
-     SHA256_D64_FN(d64::Double80Shani), "SHA-NI, padding schedules precomputed, no CSHA256 object"},
-    {"basic", 0, d64::Double32Basic, d64::Basic1, d64::Double80Basic,
-     "portable C++, padding schedules precomputed, no CSHA256 object"},
-};
-constexpr int FIXED_ROWS = sizeof(FIXED_REGISTRY) / sizeof(FIXED_REGISTRY[0]);
-bool Runnable(const FixedEntry& e) { return Runnable(e.needs, e.d32 && e.d64 && e.d80); }
-std::atomic<int> g_fixed{FIXED_ROWS - 1};
-
-// SHA256BENCH_SHANI_OVERLAP, if set: a plain decimal ("4", "1.4").
-double OverlapFromEnvironment(const char* env)
+void Select(int i)
 {
-    char* end = nullptr;
-    const double v = std::strtod(env, &end);
-    bool plain = *env != 0;
-    for (const char* c = env; *c; ++c) plain &= (*c >= '0' && *c <= '9') || *c == '.';
-    if (!plain || end == env || *end != 0 || !(v >= 0 && v <= 64)) {
-        std::fprintf(stderr, "SHA256BENCH_SHANI_OVERLAP: '%s' is not a decimal number from 0 to 64\n", env);
-        std::exit(2);
-    }
-    return v;
-}
-
-double MeasureOverlap()
-{
-    if (const char* env = std::getenv("SHA256BENCH_SHANI_OVERLAP")) return OverlapFromEnvironment(env);
-#ifdef SHA256_D64_X86
-    if (detail::Runnable(SHANI_NEEDS, true)) return d64::MeasureShaniOverlap();
-#endif
-    return 0.0;
+    g_plan.store(MakePlan(i), std::memory_order_relaxed);
+    g_registry.Select(i);
 }
 
 } // namespace
 
-double ShaniOverlap()
-{
-    static const double overlap = MeasureOverlap();
-    return overlap;
-}
-
-d64::JobsFn d64::ShaniJobs(int streams)
-{
-#ifdef SHA256_D64_ASM
-    if (streams == 2) return sha256_shani_x2_jobs;
-    if (streams == 4) return sha256_shani_x4_jobs;
-#endif
-    (void)streams;
-    return nullptr;
-}
-
-d64::KernelFn d64::ShaniHash32(int streams)
-{
-#ifdef SHA256_D64_ASM
-    if (streams == 2) return sha256_shani_x2_hash32;
-    if (streams == 4) return sha256_shani_x4_hash32;
-#endif
-    (void)streams;
-    return nullptr;
-}
-
-d64::LanesFn d64::TransformAvx2x8Asm()
-{
-#ifdef SHA256_D64_ASM
-    return sha256_avx2_x8_transform;
-#else
-    return nullptr;
-#endif
-}
-
-d64::KernelFn d64::Avx2x8Asm()
-{
-#ifdef SHA256_D64_ASM
-    return sha256d64_avx2_x8;
-#else
-    return nullptr;
-#endif
-}
-
 std::vector<D64Implementation> D64Implementations()
 {
-    std::vector<D64Implementation> out;
-    for (int i : detail::PreferenceOrder(D64_REGISTRY)) {
-        const D64Entry& e = D64_REGISTRY[i];
-        D64Implementation impl;
-        detail::Describe(impl, e.name, e.needs, e.technique, e.fn != nullptr, e.assembly);
-        impl.ways = e.ways;
-        impl.fn = e.fn;
-        impl.wide_sha = e.wide_rank > 0;
-        out.push_back(impl);
-    }
-    return out;
+    return g_registry.List<D64Implementation>([](D64Implementation& impl, const D64Row& e) { impl.fn = e.fn; });
 }
 
 bool SetD64Implementation(const std::string& name)
 {
-    const int i = FindD64(name);
-    if (i < 0 || !Runnable(D64_REGISTRY[i])) return false;
-    g_plan.store(MakePlan(i), std::memory_order_relaxed);
+    const int i = g_registry.Selectable(name);
+    if (i < 0) return false;
+    Select(i);
     return true;
 }
 
-std::string CurrentD64Implementation()
-{
-    const uint32_t plan = g_plan.load(std::memory_order_relaxed);
-    return plan ? D64_REGISTRY[(plan & 15) - 1].name : "basic";
-}
+std::string CurrentD64Implementation() { return g_registry.Current().base.name; }
 
 bool SelfTestD64(D64Fn fn, int ways)
 {
@@ -261,7 +121,7 @@ bool SelfTestD64(D64Fn fn, int ways)
     fn(out + 5, in + 3);
     if (std::memcmp(out + 5, want0, 32) != 0) return false;
     for (int i = 1; i < ways; ++i) {
-        d64::Basic1(ref, in + 3 + 64 * i);
+        kernel::basic_d64(ref, in + 3 + 64 * i);
         if (std::memcmp(out + 5 + 32 * i, ref, 32) != 0) return false;
     }
     // In place.
@@ -271,99 +131,23 @@ bool SelfTestD64(D64Fn fn, int ways)
     return std::memcmp(inplace, out + 5, 32 * static_cast<size_t>(ways)) == 0;
 }
 
-std::vector<FixedImplementation> FixedImplementations()
-{
-    std::vector<FixedImplementation> out;
-    for (const auto& e : FIXED_REGISTRY) {
-        FixedImplementation impl;
-        detail::Describe(impl, e.name, e.needs, e.technique, e.d32 && e.d64 && e.d80, /*assembly=*/false);
-        impl.double32 = e.d32;
-        impl.double64 = e.d64;
-        impl.double80 = e.d80;
-        out.push_back(impl);
-    }
-    return out;
-}
-
-bool SetFixedImplementation(const std::string& name)
-{
-    for (int i = 0; i < FIXED_ROWS; ++i) {
-        if (name == FIXED_REGISTRY[i].name && Runnable(FIXED_REGISTRY[i])) {
-            g_fixed.store(i, std::memory_order_relaxed);
-            return true;
-        }
-    }
-    return false;
-}
-
-std::string CurrentFixedImplementation() { return FIXED_REGISTRY[g_fixed.load(std::memory_order_relaxed)].name; }
-
-namespace {
-// The fixed paths against the portable ones on one input each.
-bool SelfTestFixed(const FixedEntry& e)
-{
-    unsigned char in[80 + 7], want[32], got[32];
-    for (int i = 0; i < 87; ++i) in[i] = static_cast<unsigned char>(i * 37 + 11);
-    const struct {
-        DoubleFn got, want;
-    } pairs[] = {{e.d32, d64::Double32Basic}, {e.d64, d64::Basic1}, {e.d80, d64::Double80Basic}};
-    for (const auto& p : pairs) {
-        p.want(want, in + 7);
-        p.got(got, in + 7);
-        if (std::memcmp(want, got, 32) != 0) return false;
-    }
-    return true;
-}
-} // namespace
-
 std::string AutoDetectD64()
 {
-    int pick = BasicRow();
-    for (int i : detail::PreferenceOrder(D64_REGISTRY)) {
-        const D64Entry& e = D64_REGISTRY[i];
-        if (!Runnable(e)) continue;
-        if (SelfTestD64(e.fn, e.ways)) {
-            pick = i;
-            break;
-        }
-        std::fprintf(stderr, "sha256: D64 implementation '%s' failed its self-test and will not be used\n", e.name);
-    }
-    g_plan.store(MakePlan(pick), std::memory_order_relaxed);
-
-    for (int i = 0; i < FIXED_ROWS; ++i) {
-        const FixedEntry& e = FIXED_REGISTRY[i];
-        if (!Runnable(e)) continue;
-        if (SelfTestFixed(e)) {
-            g_fixed.store(i, std::memory_order_relaxed);
-            break;
-        }
-        std::fprintf(stderr, "sha256: fixed-size path '%s' failed its self-test and will not be used\n", e.name);
-    }
-    return D64_REGISTRY[pick].name;
-}
-
-void Double32(unsigned char out[32], const unsigned char in[32])
-{
-    FIXED_REGISTRY[g_fixed.load(std::memory_order_relaxed)].d32(out, in);
-}
-void Double64(unsigned char out[32], const unsigned char in[64])
-{
-    FIXED_REGISTRY[g_fixed.load(std::memory_order_relaxed)].d64(out, in);
-}
-void Double80(unsigned char out[32], const unsigned char in[80])
-{
-    FIXED_REGISTRY[g_fixed.load(std::memory_order_relaxed)].d80(out, in);
+    Select(g_registry.Detect([](const D64Row& e) { return SelfTestD64(e.fn, e.base.ways); }, BASIC));
+    AutoDetectFixed();
+    return g_registry.Current().base.name;
 }
 
 } // namespace sha256
 
 void SHA256D64(unsigned char* out, const unsigned char* in, size_t blocks)
 {
-    uint32_t plan = sha256::g_plan.load(std::memory_order_relaxed);
-    if (!plan) plan = static_cast<uint32_t>(sha256::BasicRow() + 1);
-    for (; plan && blocks; plan >>= 4) {
-        const sha256::D64Entry& e = sha256::D64_REGISTRY[(plan & 15) - 1];
-        const size_t ways = static_cast<size_t>(e.ways);
+    // The contract (sha256.h): out is in, or the two do not overlap. A row that
+    // hashes one input at a time would overwrite inputs it has yet to read.
+    assert(sha256::registry::EqualOrDisjoint(out, 32 * blocks, in, 64 * blocks) && "SHA256D64: out partly overlaps in");
+    for (uint32_t plan = sha256::g_plan.load(std::memory_order_relaxed); plan && blocks; plan >>= 4) {
+        const sha256::D64Row& e = sha256::ROWS[(plan & 15) - 1];
+        const size_t ways = static_cast<size_t>(e.base.ways);
         while (blocks >= ways) {
             e.fn(out, in);
             out += 32 * ways;

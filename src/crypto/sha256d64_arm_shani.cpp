@@ -9,7 +9,7 @@
 // independent stream, issued step for step beside the first, fills those
 // gaps. Two, not three or four, is a choice made without ARM hardware to
 // measure on (doc/arm.md).
-#include <crypto/sha256_arm.h>
+#include <crypto/sha256_kernels.h>
 #include <crypto/sha256_constants.h>
 
 #include <arm_neon.h>
@@ -88,7 +88,7 @@ inline void StoreBE(unsigned char* p, uint32x4_t v) { vst1q_u8(p, vrev32q_u8(vre
 
 } // namespace
 
-void sha256d64_arm_shani_2way(unsigned char* out, const unsigned char* in)
+void sha256_arm_shani_2way_d64(unsigned char* out, const unsigned char* in)
 {
     const uint32x4_t iv_abcd = vld1q_u32(IV), iv_efgh = vld1q_u32(IV + 4);
     // Every input byte is loaded before any output byte is stored: out may equal in.

@@ -1,8 +1,10 @@
-// SHA256D64, eight inputs at once in the 32-bit lanes of AVX2 registers.
-// Compiled with -mavx2; called only on CPUs (and OSes) that have it.
-#include <crypto/sha256d64.h>
+// The AVX2 8-lane kernels from intrinsics: eight inputs or messages at once in
+// the 32-bit lanes of AVX2 registers (the avx2_8way rows run them in builds
+// without an assembler; sha256_kernels.h says why). Compiled with -mavx2;
+// called only on CPUs (and OSes) that have it.
+#include <crypto/sha256_kernels.h>
 
-#ifdef SHA256_D64_X86
+#ifdef SHA256_KERNELS_X86
 #define SHA256_LANES_INLINE_BLOCKS 1
 #include <crypto/sha256_lanes.h>
 
@@ -79,12 +81,12 @@ struct Avx2 : LanesBase<Avx2> {
 } // namespace
 } // namespace lanes
 
-void d64::Avx2x8(unsigned char* out, const unsigned char* in)
+void kernel::avx2_8way_intrinsics_d64(unsigned char* out, const unsigned char* in)
 {
     lanes::Lanes<lanes::Avx2>::D64(out, in);
     _mm256_zeroupper();
 }
-void d64::TransformAvx2x8(uint32_t* st, const unsigned char* const* blocks)
+void kernel::avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const* blocks)
 {
     lanes::Lanes<lanes::Avx2>::Transform(st, blocks);
     _mm256_zeroupper();

@@ -1,4 +1,4 @@
-// SHA256D64, sixteen inputs at once in the 32-bit lanes of AVX-512 registers:
+// The avx512_16way kernels: sixteen inputs or messages at once in the 32-bit lanes of AVX-512 registers:
 // vprord for the rotations, vpternlogd for Ch, Maj and the three-way xors of
 // the Sigma functions. Compiled with -mavx512f -mavx512vl; called only on CPUs
 // and OSes with AVX-512F/VL and the opmask/ZMM state enabled in XCR0.
@@ -15,20 +15,20 @@
 #pragma GCC optimize("O3", "no-schedule-insns2", "no-tree-reassoc")
 #endif
 
-#include <crypto/sha256d64.h>
+#include <crypto/sha256_kernels.h>
 
-#ifdef SHA256_D64_X86
+#ifdef SHA256_KERNELS_X86
 #define SHA256_LANES_INLINE_BLOCKS 1
 #include <crypto/sha256_lanes_avx512.h>
 
 namespace sha256 {
 
-void d64::Avx512x16(unsigned char* out, const unsigned char* in)
+void kernel::avx512_16way_d64(unsigned char* out, const unsigned char* in)
 {
     lanes::Lanes<lanes::Avx512>::D64(out, in);
     _mm256_zeroupper();
 }
-void d64::TransformAvx512x16(uint32_t* st, const unsigned char* const* blocks)
+void kernel::avx512_16way_lanes(uint32_t* st, const unsigned char* const* blocks)
 {
     lanes::Lanes<lanes::Avx512>::Transform(st, blocks);
     _mm256_zeroupper();

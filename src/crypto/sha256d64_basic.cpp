@@ -1,8 +1,8 @@
-// Portable SHA256D64 (one input at a time, and sixteen in portable lanes) and
-// the portable fixed-size double SHA-256 paths: the lane algorithm of
+// The portable kernels of the D64, fixed-size and multi-buffer families (one
+// input at a time, and sixteen in portable lanes): the lane algorithm of
 // sha256_lanes.h on plain integers, built for every CPU.
+#include <crypto/sha256_kernels.h>
 #include <crypto/sha256_lanes.h>
-#include <crypto/sha256d64.h>
 
 namespace sha256 {
 namespace {
@@ -22,19 +22,19 @@ void StoreDigest(unsigned char* out, const Word* s)
 
 } // namespace
 
-void d64::Basic1(unsigned char* out, const unsigned char* in) { One::D64(out, in); }
+void kernel::basic_d64(unsigned char* out, const unsigned char* in) { One::D64(out, in); }
 
-void d64::Portable16(unsigned char* out, const unsigned char* in)
+void kernel::portable_16way_d64(unsigned char* out, const unsigned char* in)
 {
     lanes::Lanes<lanes::PortableLanes<16>>::D64(out, in);
 }
 
-void d64::TransformPortable16(uint32_t* st, const unsigned char* const* blocks)
+void kernel::portable_16way_lanes(uint32_t* st, const unsigned char* const* blocks)
 {
     lanes::Lanes<lanes::PortableLanes<16>>::Transform(st, blocks);
 }
 
-void d64::Double32Basic(unsigned char* out, const unsigned char* in)
+void kernel::basic_double32(unsigned char* out, const unsigned char* in)
 {
     Word w[16], s[8];
     LoadWords(w, in, 8);
@@ -44,7 +44,7 @@ void d64::Double32Basic(unsigned char* out, const unsigned char* in)
     StoreDigest(out, s);
 }
 
-void d64::Double80Basic(unsigned char* out, const unsigned char* in)
+void kernel::basic_double80(unsigned char* out, const unsigned char* in)
 {
     Word w[16], s[8];
     for (int j = 0; j < 8; ++j) s[j].v[0] = lanes::IV[j];
@@ -60,5 +60,17 @@ void d64::Double80Basic(unsigned char* out, const unsigned char* in)
     One::Hash32(s, w);
     StoreDigest(out, s);
 }
+
+#ifdef SHA256_TEST_EXTRA_ROW
+// Test-only (ci/extra-row.sh): a width no other kernel has.
+void kernel::portable_6way_d64(unsigned char* out, const unsigned char* in)
+{
+    lanes::Lanes<lanes::PortableLanes<6>>::D64(out, in);
+}
+void kernel::portable_6way_lanes(uint32_t* st, const unsigned char* const* blocks)
+{
+    lanes::Lanes<lanes::PortableLanes<6>>::Transform(st, blocks);
+}
+#endif
 
 } // namespace sha256

@@ -3,7 +3,7 @@
 // four lanes. For aarch64 CPUs without the SHA-256 instructions, such as
 // the Raspberry Pi 4's Cortex-A72. Needs cpu::ASIMD only (baseline on
 // aarch64, so this file takes the default flags).
-#include <crypto/sha256_arm.h>
+#include <crypto/sha256_kernels.h>
 #include <crypto/sha256_constants.h>
 
 #include <arm_neon.h>
@@ -118,7 +118,7 @@ ALWAYS_INLINE void StoreBE(unsigned char* p, V v) { vst1q_u8(p, vrev32q_u8(vrein
 
 } // namespace
 
-void sha256d64_neon_4way(unsigned char* out, const unsigned char* in)
+void sha256_neon_4way_d64(unsigned char* out, const unsigned char* in)
 {
     // w[j] holds word j of all four inputs (lane i = input i). Every input
     // byte is loaded before any output byte is stored: out may equal in.

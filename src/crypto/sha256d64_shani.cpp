@@ -5,9 +5,10 @@
 // sha256_shani_streams.asm: compiled, four streams kept their states in
 // memory.) Also the probe of how many sha256rnds2 the SHA unit overlaps.
 // Compiled with -msha -msse4.1; called only on CPUs that have both.
-#include <crypto/sha256d64.h>
+#include <crypto/sha256_internal.h>
+#include <crypto/sha256_kernels.h>
 
-#ifdef SHA256_D64_X86
+#ifdef SHA256_KERNELS_X86
 #include <crypto/sha256_lanes_shani.h>
 
 #include <algorithm>
@@ -16,10 +17,10 @@
 namespace sha256 {
 using namespace shani;
 
-void d64::Shani1(unsigned char* out, const unsigned char* in) { D64<1>(out, in); }
-void d64::Shani2(unsigned char* out, const unsigned char* in) { D64<2>(out, in); }
+void kernel::shani_d64(unsigned char* out, const unsigned char* in) { D64<1>(out, in); }
+void kernel::shani_2way_d64(unsigned char* out, const unsigned char* in) { D64<2>(out, in); }
 
-void d64::Double32Shani(unsigned char* out, const unsigned char* in)
+void kernel::shani_double32(unsigned char* out, const unsigned char* in)
 {
     // The first SHA-256 is the same one-block hash of 32 bytes as the second.
     const State iv[1] = {Initial()};
@@ -31,7 +32,7 @@ void d64::Double32Shani(unsigned char* out, const unsigned char* in)
     StoreDigest(out, st[0]);
 }
 
-void d64::Double80Shani(unsigned char* out, const unsigned char* in)
+void kernel::shani_double80(unsigned char* out, const unsigned char* in)
 {
     State st[1] = {Initial()};
     __m128i m[1][4] = {{LoadBE(in), LoadBE(in + 16), LoadBE(in + 32), LoadBE(in + 48)}};
@@ -73,7 +74,7 @@ uint64_t Ticks(int kind)
 }
 } // namespace
 
-double d64::MeasureShaniOverlap()
+double detail::MeasureShaniOverlap()
 {
     // Best of seven, the kinds alternating so that a clock change or an
     // interrupt cannot favour one; the timing's own cost taken off both. The

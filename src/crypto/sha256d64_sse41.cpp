@@ -1,8 +1,8 @@
-// SHA256D64, four inputs at once in the 32-bit lanes of SSE registers.
-// Compiled with -msse4.1; called only on CPUs that have it.
-#include <crypto/sha256d64.h>
+// The sse41_4way kernels: four inputs or messages at once in the 32-bit lanes
+// of SSE registers. Compiled with -msse4.1; called only on CPUs that have it.
+#include <crypto/sha256_kernels.h>
 
-#ifdef SHA256_D64_X86
+#ifdef SHA256_KERNELS_X86
 #include <crypto/sha256_lanes.h>
 
 #include <immintrin.h>
@@ -62,8 +62,8 @@ struct Sse41 : LanesBase<Sse41> {
 } // namespace
 } // namespace lanes
 
-void d64::Sse41x4(unsigned char* out, const unsigned char* in) { lanes::Lanes<lanes::Sse41>::D64(out, in); }
-void d64::TransformSse41x4(uint32_t* st, const unsigned char* const* blocks)
+void kernel::sse41_4way_d64(unsigned char* out, const unsigned char* in) { lanes::Lanes<lanes::Sse41>::D64(out, in); }
+void kernel::sse41_4way_lanes(uint32_t* st, const unsigned char* const* blocks)
 {
     lanes::Lanes<lanes::Sse41>::Transform(st, blocks);
 }

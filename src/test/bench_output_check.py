@@ -85,8 +85,9 @@ def check_json(path, rounds=None, mode=None, emulated=None):
     for i in impls:
         for key in ("family", "name", "why_not", "technique"):
             need(isinstance(i.get(key), str), f"implementations: {key} missing in {i}")
-        for key in ("built", "supported", "selected"):
+        for key in ("built", "supported", "selected", "wide_sha", "uses_transform"):
             need(isinstance(i.get(key), bool), f"implementations: {key} not a boolean in {i}")
+        need(type(i.get("ways")) is int and 1 <= i["ways"] <= 64, f"implementations: ways not a count in {i}")
         need(isinstance(i.get("needs"), list), f"implementations: needs not a list in {i}")
         need((i["why_not"] == "") == i["supported"], f"{i['name']}: why_not must be empty exactly when supported")
     why_not = {(i["family"], i["name"]): i["why_not"] for i in impls}
@@ -192,10 +193,11 @@ def check_impls(tsv_path, list_path):
     selected = {}
     for n, line in enumerate(lines, 1):
         fields = line.split("\t")
-        need(len(fields) == 8, f"-list-impls line {n}: {len(fields)} fields, expected 8: {line!r}")
-        family, name, needs, built, supported, sel, why_not, technique = fields
+        need(len(fields) == 10, f"-list-impls line {n}: {len(fields)} fields, expected 10: {line!r}")
+        family, name, needs, built, supported, sel, why_not, technique, ways, wide = fields
         need(family and name and needs and technique, f"-list-impls line {n}: empty field")
-        need(all(v in ("yes", "no") for v in (built, supported, sel)), f"-list-impls line {n}: yes/no fields")
+        need(all(v in ("yes", "no") for v in (built, supported, sel, wide)), f"-list-impls line {n}: yes/no fields")
+        need(ways.isdigit() and 1 <= int(ways) <= 64, f"-list-impls line {n}: ways {ways!r}")
         need((why_not == "-") == (supported == "yes"), f"-list-impls line {n}: why_not is '-' exactly when supported")
         need(not (supported == "yes" and built == "no"), f"-list-impls line {n}: supported but not built")
         if sel == "yes":

@@ -37,7 +37,7 @@ fi
 # "family pick<TAB>unsupported names" per family; returns 1 (with a reason on stderr) if malformed.
 expectations() {
   awk -F '\t' '
-    NF != 8 { printf "line %d has %d tab-separated fields, expected 8\n", NR, NF > "/dev/stderr"; bad = 1; next }
+    NF != 10 { printf "line %d has %d tab-separated fields, expected 10\n", NR, NF > "/dev/stderr"; bad = 1; next }
     $4 !~ /^(yes|no)$/ || $5 !~ /^(yes|no)$/ || $6 !~ /^(yes|no)$/ {
       printf "line %d: built/supported/selected must be yes or no\n", NR > "/dev/stderr"; bad = 1; next }
     {

@@ -7,9 +7,7 @@
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
-#if defined(ENABLE_SHA256_ARM)
-#include <crypto/sha256_arm.h>
-#endif
+#include <crypto/sha256_kernels.h>
 #include <test/util/reference.h>
 #include <test/util/common.h>
 
@@ -23,11 +21,11 @@ namespace {
 
 using D64Fn = void (*)(unsigned char* out, const unsigned char* in);
 
-#if defined(ENABLE_SHA256_ARM)
+#if defined(SHA256_KERNELS_ARM)
 constexpr bool BUILT = true;
 constexpr sha256::TransformFn ARM_SHANI = sha256_arm_shani_transform;
-constexpr D64Fn ARM_SHANI_2WAY = sha256d64_arm_shani_2way;
-constexpr D64Fn NEON_4WAY = sha256d64_neon_4way;
+constexpr D64Fn ARM_SHANI_2WAY = sha256_arm_shani_2way_d64;
+constexpr D64Fn NEON_4WAY = sha256_neon_4way_d64;
 #else
 constexpr bool BUILT = false;
 constexpr sha256::TransformFn ARM_SHANI = nullptr;

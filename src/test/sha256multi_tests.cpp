@@ -4,7 +4,7 @@
 // aliasing inputs, inputs against guard pages, a few multi-megabyte messages,
 // and a mainnet transaction's known txid. Rows the CPU cannot run are named.
 #include <crypto/sha256.h>
-#include <crypto/sha256d64.h>
+#include <crypto/sha256_kernels.h>
 #include <test/checkasm/checkasm.h>
 #include <test/util/common.h>
 #include <test/util/reference.h>
@@ -98,15 +98,15 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
     std::set<std::string> names;
     for (const auto& impl : impls) {
         BOOST_CHECK_MESSAGE(names.insert(impl.name).second, "duplicate row " << impl.name);
-        BOOST_CHECK(impl.lanes >= 1 && impl.lanes <= 16);
+        BOOST_CHECK(impl.ways >= 1 && impl.ways <= 16);
         BOOST_CHECK_MESSAGE(impl.supported == impl.why_not.empty(), impl.name << ": why_not='" << impl.why_not << "'");
         BOOST_CHECK(!impl.supported || impl.built);
-        BOOST_TEST_MESSAGE("  " << impl.name << " (" << impl.lanes << " lanes): needs " << impl.needs << ", "
+        BOOST_TEST_MESSAGE("  " << impl.name << " (" << impl.ways << " ways): needs " << impl.needs << ", "
                                 << (impl.supported ? "supported" : impl.why_not));
     }
     // A 1-way row that runs everywhere: SHA256Multi always has a way.
     bool one_way = false;
-    for (const auto& impl : impls) one_way |= impl.supported && impl.needs_mask == 0 && impl.lanes == 1;
+    for (const auto& impl : impls) one_way |= impl.supported && impl.needs_mask == 0 && impl.ways == 1;
     BOOST_CHECK(one_way);
     // AutoDetect picks the first supported row that passes its self-test.
     std::string first;
@@ -224,85 +224,110 @@ BOOST_AUTO_TEST_CASE(guard_pages)
     }
 }
 
-// The lane kernels SHA256Multi drives, through the ABI trampoline: callee-saved
-// registers, stack, direction flag and upper vector state are as the ABI wants.
+// Each row runs the kernels of its own name and width from the kernel table
+// (a Lanes kernel, or Jobs and Hash32 kernels, or a 1-way Transform), or is the
+// one row of the selected transform: a row cannot quietly run 1-way.
+BOOST_AUTO_TEST_CASE(rows_run_their_own_kernels)
+{
+    using sha256::kernel::Shape;
+    int selected_rows = 0;
+    for (const auto& impl : sha256::MultiImplementations()) {
+        std::set<Shape> shapes;
+        for (const auto& k : sha256::kernel::KERNELS) {
+            if (impl.name != k.name) continue;
+            if (k.shape == Shape::Lanes || k.shape == Shape::Jobs || k.shape == Shape::Hash32 ||
+                (k.shape == Shape::Transform && impl.ways == 1)) {
+                shapes.insert(k.shape);
+                BOOST_CHECK_MESSAGE(k.ways == impl.ways, impl.name << ": " << impl.ways << " ways, its kernel " << k.ways);
+                BOOST_CHECK_MESSAGE((impl.needs_mask & k.needs) == k.needs, impl.name << ": needs less than its kernel");
+            }
+        }
+        const bool lanes = shapes == std::set<Shape>{Shape::Lanes};
+        const bool streams = shapes == std::set<Shape>{Shape::Jobs, Shape::Hash32};
+        const bool one_way = shapes == std::set<Shape>{Shape::Transform};
+        if (impl.uses_transform) {
+            ++selected_rows;
+            BOOST_CHECK_MESSAGE(shapes.empty() && impl.ways == 1, impl.name << ": runs the selected transform and kernels");
+        } else {
+            BOOST_CHECK_MESSAGE(lanes || streams || one_way, impl.name << ": no kernel set of the table runs it");
+        }
+        BOOST_TEST_MESSAGE("  " << impl.name << ": " << (impl.uses_transform ? "the selected transform"
+                                                          : lanes ? "Lanes kernel" : streams ? "Jobs + Hash32 kernels"
+                                                                                             : "a Transform kernel")
+                                << ", " << impl.ways << " ways");
+    }
+    BOOST_CHECK_EQUAL(selected_rows, 1);
+}
+
+// The Lanes and Jobs kernels SHA256Multi drives, through the ABI trampoline:
+// callee-saved registers, stack, direction flag and upper vector state are as
+// the ABI wants.
 BOOST_AUTO_TEST_CASE(kernels_keep_the_abi)
 {
-#if defined(__x86_64__) && defined(SHA256_D64_X86)
-    struct Kernel {
-        const char* row;
-        void (*sliced)(uint32_t*, const unsigned char* const*);
-        const char* what;
-        bool compiled; // compiled code may leave zmm16-31 and opmask state (as the D64 kernels, sha256d64_tests.cpp)
-    };
-    std::vector<Kernel> kernels = {{"avx512_16lane", sha256::d64::TransformAvx512x16, "", true},
-                                   {"avx2_8lane", sha256::d64::TransformAvx2x8, " (intrinsics)", true},
-                                   {"sse41_4lane", sha256::d64::TransformSse41x4, "", true},
-                                   {"portable_16lane", sha256::d64::TransformPortable16, "", true}};
-    if (sha256::d64::TransformAvx2x8Asm()) kernels.push_back({"avx2_8lane", sha256::d64::TransformAvx2x8Asm(), " (assembly)", false});
-    std::set<std::string> supported;
-    for (const auto& impl : Supported()) supported.insert(impl.name);
+#if defined(__x86_64__)
+    using sha256::kernel::Shape;
     unsigned char block[64 + 1];
     for (int i = 0; i < 65; ++i) block[i] = static_cast<unsigned char>(i);
-    for (const auto& k : kernels) {
-        if (!supported.count(k.row)) continue;
-        uint32_t st[8 * 16] = {}, want[8 * 16] = {};
-        const unsigned char* blocks[16];
-        for (int i = 0; i < 16; ++i) blocks[i] = block + 1;
-        k.sliced(want, blocks);
+    for (const auto* k : test::RunnableKernels(Shape::Lanes)) {
+        // Compiled code may leave zmm16-31 and opmask state (as the D64 kernels, sha256d64_tests.cpp).
+        const bool compiled = k->source != sha256::kernel::Source::Asm;
+        const size_t n = static_cast<size_t>(k->ways);
+        std::vector<uint32_t> st(8 * n), want(8 * n);
+        std::vector<const unsigned char*> blocks(n, block + 1);
+        k->lanes(want.data(), blocks.data());
         // The trampoline passes three integer arguments; the kernel reads the first two.
-        const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(k.sliced)),
-                                                  st, reinterpret_cast<const unsigned char*>(blocks), 0, true);
+        const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(k->lanes)),
+                                                  st.data(), reinterpret_cast<const unsigned char*>(blocks.data()), 0, true);
         std::string why;
         for (const auto& f : r.failures) {
-            if (k.compiled && (f == "zmm16-31 left in use" || f == "opmask registers left in use")) continue;
+            if (compiled && (f == "zmm16-31 left in use" || f == "opmask registers left in use")) continue;
             why += f + "; ";
         }
-        if (std::memcmp(st, want, sizeof(st)) != 0) why += "state differs from a direct call; ";
-        BOOST_CHECK_MESSAGE(why.empty(), k.row << k.what << ": " << why);
-        BOOST_TEST_MESSAGE("  " << k.row << k.what << ": lane kernel through the ABI trampoline: " << (why.empty() ? "ok" : why));
+        if (st != want) why += "state differs from a direct call; ";
+        BOOST_CHECK_MESSAGE(why.empty(), k->name << " lanes: " << why);
+        BOOST_TEST_MESSAGE("  " << k->name << " lanes: through the ABI trampoline: " << (why.empty() ? "ok" : why));
     }
-    // The SHA-NI job kernels (assembly): six messages through four lanes, the
-    // lanes (states, cursors, counts) and digests compared with a direct call's.
-    for (const auto& k : {std::make_pair("shani_2stream", 2), std::make_pair("shani_4stream", 4)}) {
-        const sha256::d64::JobsFn fn = sha256::d64::ShaniJobs(k.second);
-        if (!supported.count(k.first) || !fn) continue;
+    // The job kernels: six messages through the lanes, the lanes (states,
+    // cursors, counts) and digests compared with a direct call's.
+    for (const auto* k : test::RunnableKernels(Shape::Jobs)) {
+        const size_t n = static_cast<size_t>(k->ways);
         unsigned char data[700];
         for (int i = 0; i < 700; ++i) data[i] = static_cast<unsigned char>(i * 7);
         unsigned char direct_out[6 * 32], called_out[6 * 32];
-        sha256::d64::StreamJob jobs[6], called_jobs[6];
+        sha256::streams::Job jobs[6], called_jobs[6];
         for (int i = 0; i < 6; ++i) {
             const size_t len = static_cast<size_t>(i) * 123 % 300;
-            sha256::d64::FillJob(jobs[i], data + 1 + i, len, direct_out + 32 * i);
-            sha256::d64::FillJob(called_jobs[i], data + 1 + i, len, called_out + 32 * i);
+            sha256::streams::FillJob(jobs[i], data + 1 + i, len, direct_out + 32 * i);
+            sha256::streams::FillJob(called_jobs[i], data + 1 + i, len, called_out + 32 * i);
         }
-        sha256::d64::StreamLane direct[4], called[4];
-        std::memset(direct, 0, sizeof(direct));
-        std::memset(called, 0, sizeof(called));
+        std::vector<sha256::streams::Lane> direct(n), called(n);
+        std::memset(static_cast<void*>(direct.data()), 0, sizeof(sha256::streams::Lane) * n);
+        std::memset(static_cast<void*>(called.data()), 0, sizeof(sha256::streams::Lane) * n);
         std::memset(direct_out, 0, sizeof(direct_out));
         std::memset(called_out, 0, sizeof(called_out));
-        fn(direct, jobs, 6);
-        const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(fn)),
-                                                  reinterpret_cast<uint32_t*>(called), reinterpret_cast<const unsigned char*>(called_jobs), 6, true);
+        k->jobs(direct.data(), jobs, 6);
+        const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(k->jobs)),
+                                                  reinterpret_cast<uint32_t*>(called.data()),
+                                                  reinterpret_cast<const unsigned char*>(called_jobs), 6, true);
         std::string why;
         for (const auto& f : r.failures) why += f + "; ";
         if (std::memcmp(direct_out, called_out, sizeof(direct_out)) != 0) why += "digests differ from a direct call; ";
         // A cursor in the lane's own copy of the padding, as an offset into it.
-        auto where = [&data](const sha256::d64::StreamLane& l, const unsigned char* q) {
+        auto where = [&data](const sha256::streams::Lane& l, const unsigned char* q) {
             return q >= l.pad && q <= l.pad + sizeof(l.pad) ? std::make_pair(true, q - l.pad) : std::make_pair(false, q - data);
         };
         bool same = true;
-        for (int i = 0; i < k.second; ++i) {
+        for (size_t i = 0; i < n; ++i) {
             same &= std::memcmp(direct[i].abef, called[i].abef, 16) == 0 && std::memcmp(direct[i].cdgh, called[i].cdgh, 16) == 0;
             same &= direct[i].left == called[i].left && direct[i].c.end == called[i].c.end;
             same &= where(direct[i], direct[i].c.at) == where(called[i], called[i].c.at);
         }
         if (!same) why += "lanes differ from a direct call; ";
-        BOOST_CHECK_MESSAGE(why.empty(), k.first << ": " << why);
-        BOOST_TEST_MESSAGE("  " << k.first << ": job kernel through the ABI trampoline: " << (why.empty() ? "ok" : why));
+        BOOST_CHECK_MESSAGE(why.empty(), k->name << " jobs: " << why);
+        BOOST_TEST_MESSAGE("  " << k->name << " jobs: through the ABI trampoline: " << (why.empty() ? "ok" : why));
     }
 #else
-    BOOST_TEST_MESSAGE("  no x86-64 lane kernels in this build: nothing to check");
+    BOOST_TEST_MESSAGE("  not an x86-64 build: the ABI trampoline is x86-64 only");
 #endif
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <test/util/common.h>
 
+#include <crypto/sha256_registry.h>
+
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -9,6 +11,28 @@
 #include <unistd.h>
 
 namespace test {
+
+std::string KernelWhyNot(const sha256::kernel::Kernel& k)
+{
+    if (!k.Built()) return sha256::registry::NotBuiltReason(k.needs, k.source);
+    const uint32_t missing = k.needs & ~cpu::Features();
+    return missing ? "CPU lacks " + cpu::FeatureNames(missing) : "";
+}
+
+std::vector<const sha256::kernel::Kernel*> RunnableKernels(sha256::kernel::Shape shape)
+{
+    std::vector<const sha256::kernel::Kernel*> out;
+    for (const auto& k : sha256::kernel::KERNELS) {
+        if (k.shape != shape) continue;
+        const std::string why = KernelWhyNot(k);
+        if (why.empty()) {
+            out.push_back(&k);
+        } else {
+            BOOST_TEST_MESSAGE("  not run: " << k.name << ": " << why);
+        }
+    }
+    return out;
+}
 
 const std::vector<sha256::Implementation>& RunnableTransforms()
 {

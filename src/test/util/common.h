@@ -5,6 +5,7 @@
 #define SHA256BENCH_TEST_UTIL_COMMON_H
 
 #include <crypto/sha256.h>
+#include <crypto/sha256_kernels.h>
 
 #include <map>
 #include <set>
@@ -17,6 +18,14 @@
 namespace test {
 
 using Digest = std::array<unsigned char, CSHA256::OUTPUT_SIZE>;
+
+//! The kernels of the kernel table of one shape that this build has and this
+//! CPU runs (checkasm-style: tests iterate the table, never a list of their
+//! own). Each one it leaves out is logged once per call as "not run: <name>: why".
+std::vector<const sha256::kernel::Kernel*> RunnableKernels(sha256::kernel::Shape shape);
+
+//! Empty when this build has kernel k and the CPU runs it, else why not.
+std::string KernelWhyNot(const sha256::kernel::Kernel& k);
 
 //! Transforms built and supported on this CPU. The first call logs which were skipped and why.
 const std::vector<sha256::Implementation>& RunnableTransforms();

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+// The kernel table: every SHA-256 kernel of the project, by instruction set.
+// The registries of all four families (transforms, SHA256D64, the fixed-size
+// double SHA-256 paths, the multi-buffer hasher) name their kernels here, the
+// tests check every kernel of every shape against the reference, and the bench
+// lists them. A kernel set has one name everywhere: "shani_4way" is the D64 row,
+// the multi-buffer row, this table's entries and the functions
+// sha256::kernel::shani_4way_<shape> (C++) or sha256_shani_4way_<shape> (assembly).
+//
+// Adding a kernel: its function in its instruction set's file, one line in
+// KERNELS below, one build line in src/Makefile.am; a family's row then names it
+// (a row naming a kernel the table lacks does not compile).
+#ifndef SHA256BENCH_CRYPTO_SHA256_KERNELS_H
+#define SHA256BENCH_CRYPTO_SHA256_KERNELS_H
+
+#if defined(HAVE_CONFIG_H)
+#include <config/sha256bench-config.h> // ENABLE_SHA256_ASM
+#endif
+#include <compat/cpuid.h>
+#include <crypto/sha256.h>
+
+#include <cstddef>
+#include <cstdint>
+
+// Which kernels this build has: every translation unit that includes this
+// header sees the same answer (the config header decides the assembler).
+#if defined(__x86_64__) && !defined(DISABLE_OPTIMIZED_SHA256)
+#define SHA256_KERNELS_X86 1
+#if defined(ENABLE_SHA256_ASM)
+#define SHA256_KERNELS_ASM 1
+#endif
+#endif
+#if defined(__aarch64__) && defined(ENABLE_SHA256_ARM) && !defined(DISABLE_OPTIMIZED_SHA256)
+#define SHA256_KERNELS_ARM 1
+#endif
+
+namespace sha256 {
+
+//! The interface of the SHA-NI job kernels (the multi-buffer hasher's SHA-NI
+//! rows): each of N streams runs one message, and where one ends the stream
+//! takes the next job itself. sha256_shani_streams.asm reads these by offset.
+namespace streams {
+//! Where a stream reads its blocks: from `at` on, 64 bytes apart; on reaching
+//! `end` it goes on at `then`. A message's whole blocks (in place) and its last
+//! partial block with the padding (a small buffer) so make one run of blocks.
+//! `end` = nullptr: plain consecutive blocks.
+struct Cursor {
+    const unsigned char* at;
+    const unsigned char* end;
+    const unsigned char* then;
+};
+
+//! One message: its whole blocks in place, [at, end) (both nullptr: none),
+//! then its last partial block and padding, pad[0..64*(blocks-whole)), which
+//! the kernel copies into the lane (then = nullptr; a lane that should never
+//! end instead gives then = at and end = at + 64: it repeats one block); its
+//! digest to out. pad = area + 64; the 64 bytes before it are scratch for
+//! whoever fills it.
+struct Job {
+    unsigned char area[64 + 128];
+    const unsigned char* at;
+    const unsigned char* end;
+    const unsigned char* then;
+    size_t blocks;
+    unsigned char* out;
+};
+
+//! One stream between calls: its state as sha256rnds2 holds it (abef = f e b a,
+//! cdgh = h g d c, dword 0 first), its cursor (then = its own copy of the job's
+//! padding, pad), the blocks left (0: idle) and its digest's place.
+struct alignas(16) Lane {
+    uint32_t abef[4];
+    uint32_t cdgh[4];
+    Cursor c;
+    size_t left;
+    unsigned char* out;
+    alignas(16) unsigned char pad[128];
+};
+
+// The offsets sha256_shani_streams.asm reads (L_* and J_* there).
+static_assert(offsetof(Job, at) == 192 && offsetof(Job, end) == 200 && offsetof(Job, then) == 208 &&
+                  offsetof(Job, blocks) == 216 && offsetof(Job, out) == 224 && sizeof(Job) == 232,
+              "Job as the job kernels read it");
+static_assert(offsetof(Lane, cdgh) == 16 && offsetof(Lane, c) == 32 && offsetof(Lane, left) == 56 &&
+                  offsetof(Lane, out) == 64 && offsetof(Lane, pad) == 80 && sizeof(Lane) == 208,
+              "Lane as the job kernels read it");
+
+//! job <- the message of len bytes at p, its digest to out (then = nullptr).
+void FillJob(Job& job, const unsigned char* p, size_t len, unsigned char* out);
+} // namespace streams
+
+namespace kernel {
+
+//! The shapes a kernel comes in. Each says what one call does.
+enum class Shape {
+    Transform, //!< TransformFn: `blocks` consecutive blocks into one state
+    D64,       //!< HashFn: SHA256(SHA256(in[64i..64i+63])) to out[32i..] for i < ways
+    Hash32,    //!< HashFn: SHA256(in[32i..32i+31]) to out[32i..] for i < ways (a txid's second hash)
+    Double32,  //!< HashFn, ways 1: SHA256(SHA256(in[0..32]))
+    Double80,  //!< HashFn, ways 1: SHA256(SHA256(in[0..80])) (a block header)
+    Lanes,     //!< LanesFn: lane i compresses the block at blocks[i] into a word-sliced state
+    Jobs,      //!< JobsFn: `ways` SHA-NI streams run jobs until one is idle and none is left
+};
+
+//! Every HashFn reads any alignment and may write over its own input (out == in).
+using HashFn = void (*)(unsigned char* out, const unsigned char* in);
+//! st[j * ways + i] = word j of lane i, kept in this layout between calls.
+using LanesFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
+//! Returns the jobs taken (all njobs); a busy lane keeps its state in `lane`.
+using JobsFn = size_t (*)(streams::Lane* lane, const streams::Job* job, size_t njobs);
+
+//! How a kernel is built, which says why a build may lack it.
+enum class Source {
+    Portable, //!< C++ for every CPU: always built
+    X86,      //!< x86-64 C++ (intrinsics), its own -m flags
+    Asm,      //!< x86-64 assembly: needs yasm or nasm
+    Arm,      //!< aarch64 C++ (intrinsics), its own -march flags
+};
+
+//! One kernel: a set's function of one shape. Exactly the member of its shape
+//! is set, and it is nullptr where this build lacks the kernel.
+struct Kernel {
+    const char* name; //!< the kernel set, e.g. "shani_4way"
+    Shape shape;
+    int ways;         //!< inputs, lanes or streams one call works on
+    uint32_t needs;   //!< cpu::Feature mask
+    Source source;
+    TransformFn transform;
+    HashFn hash; //!< D64, Hash32, Double32, Double80
+    LanesFn lanes;
+    JobsFn jobs;
+    size_t max_path_blocks; //!< Transform: block count from which its last code path runs (1: one path)
+
+    constexpr bool Built() const { return transform || hash || lanes || jobs; }
+};
+
+constexpr Kernel MakeTransform(const char* name, uint32_t needs, Source src, TransformFn fn, size_t max_path = 1)
+{
+    return {name, Shape::Transform, 1, needs, src, fn, nullptr, nullptr, nullptr, max_path};
+}
+constexpr Kernel MakeHash(const char* name, Shape shape, int ways, uint32_t needs, Source src, HashFn fn)
+{
+    return {name, shape, ways, needs, src, nullptr, fn, nullptr, nullptr, 1};
+}
+constexpr Kernel MakeLanes(const char* name, int ways, uint32_t needs, Source src, LanesFn fn)
+{
+    return {name, Shape::Lanes, ways, needs, src, nullptr, nullptr, fn, nullptr, 1};
+}
+constexpr Kernel MakeJobs(const char* name, int ways, uint32_t needs, Source src, JobsFn fn)
+{
+    return {name, Shape::Jobs, ways, needs, src, nullptr, nullptr, nullptr, fn, 1};
+}
+
+// The C++ kernels (one file per instruction set, crypto/sha256d64_<isa>.cpp).
+void basic_d64(unsigned char* out, const unsigned char* in);
+void basic_double32(unsigned char* out, const unsigned char* in);
+void basic_double80(unsigned char* out, const unsigned char* in);
+void portable_16way_d64(unsigned char* out, const unsigned char* in);
+void portable_16way_lanes(uint32_t* st, const unsigned char* const* blocks);
+void sse41_4way_d64(unsigned char* out, const unsigned char* in);
+void sse41_4way_lanes(uint32_t* st, const unsigned char* const* blocks);
+void avx2_8way_intrinsics_d64(unsigned char* out, const unsigned char* in);
+void avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const* blocks);
+void avx512_16way_d64(unsigned char* out, const unsigned char* in);
+void avx512_16way_lanes(uint32_t* st, const unsigned char* const* blocks);
+void shani_d64(unsigned char* out, const unsigned char* in);
+void shani_double32(unsigned char* out, const unsigned char* in);
+void shani_double80(unsigned char* out, const unsigned char* in);
+void shani_2way_d64(unsigned char* out, const unsigned char* in);
+#ifdef SHA256_TEST_EXTRA_ROW
+void portable_6way_d64(unsigned char* out, const unsigned char* in);
+void portable_6way_lanes(uint32_t* st, const unsigned char* const* blocks);
+#endif
+} // namespace kernel
+} // namespace sha256
+
+// The assembly kernels (crypto/sha256_*.asm) and the aarch64 ones (crypto/sha256*_arm*.cpp, *_neon.cpp).
+extern "C" {
+void sha256_sse4_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
+void sha256_avx_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
+void sha256_rorx_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
+void sha256_rorx_x8ms_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
+void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
+void sha256_shani_2way_hash32(unsigned char* out, const unsigned char* in);
+size_t sha256_shani_2way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs);
+void sha256_shani_3way_d64(unsigned char* out, const unsigned char* in);
+void sha256_shani_4way_d64(unsigned char* out, const unsigned char* in);
+void sha256_shani_4way_hash32(unsigned char* out, const unsigned char* in);
+size_t sha256_shani_4way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs);
+void sha256_avx2_8way_d64(unsigned char* out, const unsigned char* in);
+void sha256_avx2_8way_lanes(uint32_t* st, const unsigned char* const* blocks);
+}
+void sha256_arm_shani_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
+void sha256_arm_shani_2way_d64(unsigned char* out, const unsigned char* in);
+void sha256_neon_4way_d64(unsigned char* out, const unsigned char* in);
+
+// A kernel where this build has it, else nullptr (listed as "not built").
+#ifdef SHA256_KERNELS_X86
+#define SHA256_X86(fn) fn
+#else
+#define SHA256_X86(fn) nullptr
+#endif
+#ifdef SHA256_KERNELS_ASM
+#define SHA256_ASM(fn) fn
+#else
+#define SHA256_ASM(fn) nullptr
+#endif
+#ifdef SHA256_KERNELS_ARM
+#define SHA256_ARM(fn) fn
+#else
+#define SHA256_ARM(fn) nullptr
+#endif
+
+namespace sha256 {
+namespace kernel {
+
+constexpr uint32_t SSE41_NEEDS = cpu::SSE41 | cpu::SSSE3;
+constexpr uint32_t SHANI_NEEDS = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
+constexpr uint32_t AVX512_NEEDS = cpu::AVX512F | cpu::AVX512VL;
+
+using S = Shape;
+using Src = Source;
+
+// The AVX2 8-lane kernels are assembly where the build has an assembler (from
+// the intrinsics g++ spills the working set: ~157 cycles a lane-block on Zen 4
+// against ~123), the intrinsics otherwise; with an assembler the intrinsics
+// stay in the table under their own name, so they are tested everywhere.
+#ifdef SHA256_KERNELS_ASM
+#define SHA256_AVX2_8WAY(asm_fn, cpp_fn) Src::Asm, asm_fn
+#else
+#define SHA256_AVX2_8WAY(asm_fn, cpp_fn) Src::X86, SHA256_X86(cpp_fn)
+#endif
+
+// Every kernel, by instruction set. The order here is for readers; each
+// family's registry has its own order of preference.
+inline constexpr Kernel KERNELS[] = {
+    // Portable C++ (sha256_basic.cpp, sha256d64_basic.cpp): every CPU, the last
+    // resort of each family. portable_16way runs the AVX-512 algorithm (same
+    // template, same width) everywhere.
+    MakeTransform("basic", 0, Src::Portable, TransformBasic),
+    MakeHash("basic", S::D64, 1, 0, Src::Portable, basic_d64),
+    MakeHash("basic", S::Double32, 1, 0, Src::Portable, basic_double32),
+    MakeHash("basic", S::Double80, 1, 0, Src::Portable, basic_double80),
+    MakeHash("portable_16way", S::D64, 16, 0, Src::Portable, portable_16way_d64),
+    MakeLanes("portable_16way", 16, 0, Src::Portable, portable_16way_lanes),
+#ifdef SHA256_TEST_EXTRA_ROW
+    // Test-only (ci/extra-row.sh): a new width as one more instantiation of the
+    // lane template, proving that rows of every family follow this table.
+    MakeHash("portable_6way", S::D64, 6, 0, Src::Portable, portable_6way_d64),
+    MakeLanes("portable_6way", 6, 0, Src::Portable, portable_6way_lanes),
+    MakeTransform("basic_alias", 0, Src::Portable, TransformBasic),
+#endif
+
+    // x86-64 SSSE3 / SSE4.1 (sha256_sse4.asm, sha256d64_sse41.cpp)
+    MakeTransform("sse4", cpu::SSSE3, Src::Asm, SHA256_ASM(sha256_sse4_transform)),
+    MakeHash("sse41_4way", S::D64, 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_d64)),
+    MakeLanes("sse41_4way", 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_lanes)),
+
+    // x86-64 AVX (sha256_avx.asm)
+    MakeTransform("avx", cpu::AVX, Src::Asm, SHA256_ASM(sha256_avx_transform)),
+
+    // x86-64 AVX2 (+BMI2) (sha256_rorx.asm, sha256_rorx_x8ms.asm, sha256_avx2_lanes.asm, sha256d64_avx2.cpp)
+    MakeTransform("rorx", cpu::AVX2 | cpu::BMI2, Src::Asm, SHA256_ASM(sha256_rorx_transform), 2),
+    MakeTransform("rorx_x8ms", cpu::AVX2 | cpu::BMI2, Src::Asm, SHA256_ASM(sha256_rorx_x8ms_transform), 48),
+    MakeHash("avx2_8way", S::D64, 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_d64, avx2_8way_intrinsics_d64)),
+    MakeLanes("avx2_8way", 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_lanes, avx2_8way_intrinsics_lanes)),
+#ifdef SHA256_KERNELS_ASM
+    MakeHash("avx2_8way_intrinsics", S::D64, 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_d64)),
+    MakeLanes("avx2_8way_intrinsics", 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_lanes)),
+#endif
+
+    // x86-64 AVX-512F/VL (sha256d64_avx512.cpp)
+    MakeHash("avx512_16way", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64)),
+    MakeLanes("avx512_16way", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_lanes)),
+
+    // x86-64 SHA extensions (sha256_shani.asm, sha256d64_shani.cpp, sha256_shani_streams.asm)
+    MakeTransform("shani", SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_transform)),
+    MakeHash("shani", S::D64, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_d64)),
+    MakeHash("shani", S::Double32, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_double32)),
+    MakeHash("shani", S::Double80, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_double80)),
+    MakeHash("shani_2way", S::D64, 2, SHANI_NEEDS, Src::X86, SHA256_X86(shani_2way_d64)),
+    MakeHash("shani_2way", S::Hash32, 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_hash32)),
+    MakeJobs("shani_2way", 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_jobs)),
+    MakeHash("shani_3way", S::D64, 3, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_3way_d64)),
+    MakeHash("shani_4way", S::D64, 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_d64)),
+    MakeHash("shani_4way", S::Hash32, 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_hash32)),
+    MakeJobs("shani_4way", 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_jobs)),
+
+    // aarch64 (sha256_arm_shani.cpp, sha256d64_arm_shani.cpp, sha256d64_neon.cpp)
+    MakeTransform("arm_shani", cpu::SHA2 | cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_arm_shani_transform)),
+    MakeHash("arm_shani_2way", S::D64, 2, cpu::SHA2 | cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_arm_shani_2way_d64)),
+    MakeHash("neon_4way", S::D64, 4, cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_neon_4way_d64)),
+};
+constexpr size_t KERNEL_COUNT = sizeof(KERNELS) / sizeof(KERNELS[0]);
+
+constexpr bool SameName(const char* a, const char* b)
+{
+    while (*a && *a == *b) ++a, ++b;
+    return *a == *b;
+}
+
+//! Reached only when a registry row names a kernel the table lacks: calling a
+//! non-constexpr function there makes that row's constant initializer fail to compile.
+void NotInTheKernelTable();
+
+//! The index of kernel `name` of shape `shape`; used in constant expressions,
+//! where a missing kernel is a compile error.
+constexpr size_t Find(const char* name, Shape shape)
+{
+    for (size_t i = 0; i < KERNEL_COUNT; ++i) {
+        if (KERNELS[i].shape == shape && SameName(KERNELS[i].name, name)) return i;
+    }
+    NotInTheKernelTable();
+    return KERNEL_COUNT;
+}
+constexpr const Kernel& Get(const char* name, Shape shape) { return KERNELS[Find(name, shape)]; }
+
+} // namespace kernel
+} // namespace sha256
+
+#endif
