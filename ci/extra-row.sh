@@ -1,11 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# ci/extra-row.sh BUILD_DIR: a build configured with
-# CPPFLAGS=-DSHA256_TEST_EXTRA_ROW has the registry row basic_alias and no other
-# file names it. Check that the row reaches every consumer outside test_bitcoin
-# (whose own end-of-suite checks cover the tests): -list, -list-impls, every
-# transform table of the bench, and contrib/check-order.py.
-# Prints one line per check and ends with "extra-row: N passed, N failed".
+# ci/extra-row.sh BUILD_DIR: a build configured with CPPFLAGS=-DSHA256_TEST_EXTRA_ROW
+# has a test-only row in every family that a test proves by iterating:
+#   transform basic_alias    (the portable transform under a second name)
+#   d64 and multi portable_6way (a new width: one kernel function, one kernel
+#                            table line per shape, one registry row each)
+# and no file outside the crypto library names them. Check that each reaches
+# every consumer outside test_bitcoin (whose own end-of-suite checks cover the
+# tests): -list-impls, -list, every bench table its family fills, and
+# contrib/check-order.py. Prints one line per check and ends with
+# "extra-row: N passed, N failed".
 set -u
 build=${1:?usage: ci/extra-row.sh BUILD_DIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,35 +22,53 @@ check() { # check <what> <command...>
   if "$@" > "$tmp/out" 2>&1; then echo "ok: $what"; pass=$((pass + 1))
   else echo "FAIL: $what"; sed 's/^/    /' "$tmp/out" | tail -5; fail=$((fail + 1)); fi
 }
+if [ ! -x "$bench" ]; then
+  echo "FAIL: no bench_bitcoin at $bench (build it first)"
+  echo "extra-row: 0 passed, 1 failed"
+  exit 1
+fi
 
-check "-list-impls has a supported transform row basic_alias" \
-  sh -c "'$bench' -list-impls | grep -q '^transform	basic_alias	none	yes	yes	'"
+# family, extra row, the row of the same family whose tables it must share.
+rows="transform basic_alias basic
+d64 portable_6way portable_16way
+multi portable_6way portable_16way"
 
-# Every table with a row of the portable transform must have a basic_alias
-# row too: in the sanity-check output (which runs each row once) and in -list.
+"$bench" -list-impls > "$tmp/impls" 2>&1
 "$bench" -list > "$tmp/list" 2>&1
 "$bench" -sanity-check -output-json="$tmp/sanity.json" > "$tmp/sanity.md" 2>&1
-check "-sanity-check and -list: basic_alias in every table the portable transform is in" \
-  python3 - "$tmp/sanity.json" "$tmp/list" <<'EOF'
+echo "$rows" | while read -r family extra twin; do
+  check "-list-impls has a supported $family row $extra" \
+    sh -c "grep -q '^$family	$extra	none	yes	yes	' '$tmp/impls'"
+  # Every table with a row of its twin must have a row of the extra one too: in
+  # the sanity-check output (which runs each row once) and in -list.
+  check "-sanity-check and -list: $family $extra in every table $twin is in" \
+    python3 - "$tmp/sanity.json" "$tmp/list" "$family" "$extra" "$twin" <<'PY'
 import json, sys
-doc = json.load(open(sys.argv[1]))
-portable = [i["name"] for i in doc["implementations"] if i["family"] == "transform" and not i["needs"]][-1]
-rows = [r for r in doc["results"] if r["family"] == "transform" and r["status"] == "ok"]
-base = {r["name"].split("/")[0] for r in rows if r["impl"] == portable}
-alias = {r["name"].split("/")[0] for r in rows if r["impl"] == "basic_alias"}
-listed = {line.split("/")[0] for line in open(sys.argv[2]) if line.rstrip().endswith("/basic_alias")}
-print(f"tables with {portable}:", sorted(base))
-print("with basic_alias: ran", sorted(alias), "listed", sorted(listed))
-sys.exit(0 if base and base == alias == listed else 1)
-EOF
+path, listing, family, extra, twin = sys.argv[1:]
+try:
+    doc = json.load(open(path))
+except (OSError, ValueError) as e:
+    sys.exit(f"cannot read {path}: {e}")
+rows = [r for r in doc.get("results", []) if r.get("family") == family and r.get("status") == "ok"]
+base = {r["name"].split("/")[0] for r in rows if r["impl"] == twin}
+alias = {r["name"].split("/")[0] for r in rows if r["impl"] == extra}
+listed = {line.split("/")[0] for line in open(listing) if line.rstrip().endswith("/" + extra)}
+print(f"tables with {twin}:", sorted(base))
+print(f"with {extra}: ran", sorted(alias), "listed", sorted(listed))
+sys.exit(0 if base and base == alias and base <= listed else 1)
+PY
+done > "$tmp/checks"
+cat "$tmp/checks"
+pass=$((pass + $(grep -c '^ok:' "$tmp/checks")))
+fail=$((fail + $(grep -c '^FAIL:' "$tmp/checks")))
 
 # check-order.py judges a measured run (it refuses sanity checks). A short one
 # is noisy, so only its exit code 2 (cannot judge) fails here; what matters is
-# that it read the extra row from the file and placed it in the order.
-"$bench" -min-time=10 -rounds=3 -filter='SHA256_64B/.*' -output-json="$tmp/m.json" > /dev/null 2>&1
+# that it read the extra rows from the file and placed them in the order.
+"$bench" -min-time=10 -rounds=3 -filter='SHA256_64B/.*|SHA256D64_1024/.*' -output-json="$tmp/m.json" > /dev/null 2>&1
 python3 "$top/contrib/check-order.py" "$tmp/m.json" > "$tmp/order" 2>&1; rc=$?
-check "check-order.py compares basic_alias (exit $rc: 0 or 1 expected)" \
-  sh -c "[ $rc -ne 2 ] && grep -q 'fastest first: .*basic_alias' '$tmp/order'"
+check "check-order.py compares basic_alias and portable_6way (exit $rc: 0 or 1 expected)" \
+  sh -c "[ $rc -ne 2 ] && grep -q 'fastest first: .*basic_alias' '$tmp/order' && grep -q 'fastest first: .*portable_6way' '$tmp/order'"
 
 echo "extra-row: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

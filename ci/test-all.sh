@@ -6,7 +6,7 @@
 #   contrib tools' tests (check-order.py, compare.py); bench-compare.sh's honesty checks (ab-honesty.sh)
 #   yasm build: make check (NIST + checkasm + CLI + qemu CPU models), bench -sanity-check, make distcheck;
 #     the D64, multi-buffer and Merkle tests again with both preference orders (SHA256BENCH_SHANI_OVERLAP)
-#   nasm build with -std=c++20; clang++ build with the test-only registry row (ci/extra-row.sh); portable-only builds (--with-asm=no with a NIST path
+#   nasm build with -std=c++20; clang++ build with the test-only rows of every family (ci/extra-row.sh); portable-only builds (--with-asm=no with a NIST path
 #   holding a space and quotes and CPPFLAGS holding a double quote; -DDISABLE_OPTIMIZED_SHA256)
 #   an aarch64 cross build under qemu-aarch64 -cpu max, also with ARM features hidden
 #   configure's error paths; ASan+UBSan make check; TSan on the concurrency tests;
@@ -237,14 +237,14 @@ configure_build disable-opt CPPFLAGS="-DDISABLE_OPTIMIZED_SHA256"; rc=$?
 record_step "disable-opt: configure + make" $rc "$build_why"
 [ $rc -eq 0 ] && make_check disable-opt
 
-echo "== clang++ build, with the test-only registry row basic_alias (-DSHA256_TEST_EXTRA_ROW)"
+echo "== clang++ build, with the test-only rows basic_alias and portable_6way (-DSHA256_TEST_EXTRA_ROW)"
 configure_build clang CXX=clang++ CPPFLAGS="-DBENCH_RORX -DSHA256_TEST_EXTRA_ROW"; rc=$?
-record_step "clang: configure + make (clang++, extra row)" $rc "$build_why"
+record_step "clang: configure + make (clang++, extra rows)" $rc "$build_why"
 if [ $rc -eq 0 ]; then
   make_check clang noqemu
-  run "clang: extra row" "$logdir/clang-extra-row.log" sh "$src/ci/extra-row.sh" "$bt/clang"; rc=$?
+  run "clang: extra rows" "$logdir/clang-extra-row.log" sh "$src/ci/extra-row.sh" "$bt/clang"; rc=$?
   sed 's/^/    /' "$logdir/clang-extra-row.log" | grep -v '^    \(tables\|with\) '
-  record_counts "clang: basic_alias in -list, bench, check-order.py" "$logdir/clang-extra-row.log" extra-row $rc
+  record_counts "clang: extra rows in -list-impls, -list, bench, check-order.py" "$logdir/clang-extra-row.log" extra-row $rc
 fi
 
 echo "== aarch64 cross build, under qemu-aarch64 -cpu max (and with ARM features hidden)"

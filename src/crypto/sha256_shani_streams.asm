@@ -61,7 +61,7 @@ extern sha256_pad64_wk
     %assign _t1 1 + 3 * S
     %assign _t2 2 + 3 * S
     %if _t2 > 15
-        %error "STREAMS %1: this register plan puts an operand in xmm %+ _t2; SHA-NI instructions reach xmm15"
+        %error "STREAMS: this register plan needs registers above xmm15, and SHA-NI instructions reach xmm15 at most"
     %endif
     %xdefine T1 xmm %+ _t1
     %xdefine T2 xmm %+ _t2
@@ -263,8 +263,13 @@ extern sha256_pad64_wk
 
 ; void sha256_shani_<S>way_d64(unsigned char* out, const unsigned char* in)
 %macro D64_FUNCTION 1
+    %xdefine _D64_NAME sha256_shani_ %+ %1 %+ way_d64
+    D64_FUNCTION_NAMED %1, _D64_NAME
+%endmacro
+; The same under another name (cli-tests assemble S streams with it).
+%macro D64_FUNCTION_NAMED 2
     STREAMS %1
-FUNCTION_BEGIN sha256_shani_ %+ %1 %+ way_d64, FRAME, xmm
+FUNCTION_BEGIN %2, FRAME, xmm
     EACH_STREAM LOAD_IV
     MESSAGE_BLOCK W_FROM_INPUT          ; all input is read before out is written
     EACH_STREAM ADD_IV

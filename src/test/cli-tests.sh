@@ -200,6 +200,39 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   fi
 fi
 
+# The SHA-NI streams' register plan: a stream count that would put an operand
+# above xmm15 (SHA instructions have only legacy SSE encodings) must not assemble.
+if [ -n "${ASM:-}" ] && [ -n "${TOP_SRCDIR:-}" ]; then
+  for s in 4 5; do
+    printf '%%include "sha256_shani_streams.asm"\nD64_FUNCTION_NAMED %s, sha256_test_streams\n' "$s" > "$tmp/streams$s.asm"
+  done
+  check "asm: the SHA-NI stream plan assembles 4 streams" -- \
+    $ASM $ASMFLAGS -I"$TOP_SRCDIR/src/crypto/" -o "$tmp/s4.o" "$tmp/streams4.asm"
+  expect nonzero "SHA-NI instructions reach xmm15 at most" "asm: ... and refuses 5 at assembly time" -- \
+    $ASM $ASMFLAGS -I"$TOP_SRCDIR/src/crypto/" -o "$tmp/s5.o" "$tmp/streams5.asm"
+else
+  echo "skip - asm: the stream plan's refusal (a build without an assembler)"
+fi
+
+# A registry row names its kernels in constant expressions: a kernel the table
+# lacks, or one of the wrong shape, is a compile error, never a row that runs
+# something else. (A kernel that is there compiles: the control.)
+if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ]; then
+  for k in 'avx512_16way", sha256::kernel::Shape::Lanes' 'avx512_16way", sha256::kernel::Shape::Jobs' 'shani_6way", sha256::kernel::Shape::D64'; do
+    printf '#include <crypto/sha256_kernels.h>\nconstexpr const sha256::kernel::Kernel& k = sha256::kernel::Get("%s);\nint main() { return k.ways; }\n' "$k"
+  done > "$tmp/rows.txt"
+  n=0
+  while IFS= read -r line1 && IFS= read -r line2 && IFS= read -r line3; do
+    n=$((n + 1)); printf '%s\n%s\n%s\n' "$line1" "$line2" "$line3" > "$tmp/row$n.cpp"
+  done < "$tmp/rows.txt"
+  # shellcheck disable=SC2086 # CXX and its flags are word lists
+  check "registry: a row naming a kernel of the table compiles" -- $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -fsyntax-only "$tmp/row1.cpp"
+  expect nonzero "NotInTheKernelTable" "registry: ... a kernel of a shape the set lacks does not" -- $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -fsyntax-only "$tmp/row2.cpp"
+  expect nonzero "NotInTheKernelTable" "registry: ... nor a kernel the table lacks" -- $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -fsyntax-only "$tmp/row3.cpp"
+else
+  echo "skip - registry: rows naming missing kernels do not compile (no CXX in the environment)"
+fi
+
 # Missing vectors: the NIST tests must fail and say how to get the vectors.
 expect nonzero "python3-cryptography-vectors" "test: missing NIST vectors fail the run, naming the package" -- \
   env NIST_VECTORS_DIR="$tmp/none" "$TEST_BITCOIN" --run_test=sha256_tests/nist_monte --color_output=no

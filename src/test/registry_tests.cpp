@@ -68,6 +68,37 @@ BOOST_AUTO_TEST_CASE(extra_row_is_listed)
     BOOST_CHECK(alias.supported);
     BOOST_CHECK(alias.fn == &sha256::TransformBasic);
 }
+
+// The test-only D64 and multi-buffer rows: a width no other row has, from one
+// kernel function and one kernel table line per shape, runnable everywhere,
+// after every row that needs a feature; SHA256D64 and SHA256DMulti through them
+// agree with the portable rows (the per-row suites run them like any other row).
+BOOST_AUTO_TEST_CASE(extra_d64_and_multi_rows_are_listed)
+{
+    const auto d64 = sha256::D64Implementations();
+    BOOST_REQUIRE_GE(d64.size(), 2u);
+    BOOST_CHECK_EQUAL(d64[d64.size() - 2].name, "portable_6way");
+    BOOST_CHECK_EQUAL(d64[d64.size() - 2].ways, 6);
+    BOOST_CHECK(d64[d64.size() - 2].supported);
+    bool multi = false;
+    for (const auto& impl : sha256::MultiImplementations()) {
+        if (impl.name != "portable_6way") continue;
+        multi = true;
+        BOOST_CHECK_EQUAL(impl.ways, 6);
+        BOOST_CHECK(impl.supported);
+        BOOST_CHECK(sha256::SelfTestMulti(impl.name));
+    }
+    BOOST_CHECK(multi);
+    const std::string before = sha256::CurrentD64Implementation();
+    BOOST_REQUIRE(sha256::SetD64Implementation("portable_6way"));
+    unsigned char in[64 * 13], six[32 * 13], one[32 * 13];
+    for (size_t i = 0; i < sizeof(in); ++i) in[i] = static_cast<unsigned char>(i * 13 + 5);
+    SHA256D64(six, in, 13);
+    BOOST_REQUIRE(sha256::SetD64Implementation("basic"));
+    SHA256D64(one, in, 13);
+    BOOST_CHECK(std::memcmp(six, one, sizeof(six)) == 0);
+    sha256::SetD64Implementation(before);
+}
 #endif
 
 BOOST_AUTO_TEST_CASE(set_implementation_refuses_unknown_and_unsupported)

@@ -317,6 +317,58 @@ BOOST_AUTO_TEST_CASE(counts_0_to_70_against_csha256)
     BOOST_TEST_MESSAGE("  not run: " << NotRun());
 }
 
+// The contract of SHA256D64: out is in, or the two do not overlap. Both sides,
+// for every row: out == in, out right after the inputs and out right before
+// them give the right digests; a partial overlap (out = in + 64, where a row
+// that hashes one input at a time would overwrite the next input before reading
+// it) stops a build without NDEBUG (assert), in a child process here.
+BOOST_AUTO_TEST_CASE(out_is_in_or_disjoint)
+{
+    test::Rng rng(0x0e4);
+    const size_t n = 37;
+    const std::vector<unsigned char> data = rng.Bytes(64 * n);
+    std::vector<Digest> want;
+    for (size_t i = 0; i < n; ++i) want.push_back(Reference(data.data() + 64 * i));
+    for (const auto& impl : Supported()) {
+        ScopedD64 use(impl.name);
+        int bad = 0;
+        // [out][in] and [in][out] in one buffer, touching; and in place.
+        std::vector<unsigned char> buf(32 * n + 64 * n);
+        std::memcpy(buf.data() + 32 * n, data.data(), 64 * n);
+        SHA256D64(buf.data(), buf.data() + 32 * n, n);
+        bad += CountWrong(buf.data(), want, n);
+        std::memcpy(buf.data(), data.data(), 64 * n);
+        SHA256D64(buf.data() + 64 * n, buf.data(), n);
+        bad += CountWrong(buf.data() + 64 * n, want, n);
+        std::memcpy(buf.data(), data.data(), 64 * n);
+        SHA256D64(buf.data(), buf.data(), n);
+        bad += CountWrong(buf.data(), want, n);
+        BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " wrong digests with out touching or equal to in");
+#ifndef NDEBUG
+        std::fflush(nullptr);
+        const pid_t pid = fork();
+        BOOST_REQUIRE(pid >= 0);
+        if (pid == 0) {
+            if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(3);
+            std::signal(SIGABRT, SIG_DFL);
+            std::vector<unsigned char> b(64 * n + 64);
+            std::memcpy(b.data(), data.data(), 64 * n);
+            SHA256D64(b.data() + 64, b.data(), n);
+            _exit(0);
+        }
+        int status = 0;
+        BOOST_REQUIRE_EQUAL(waitpid(pid, &status, 0), pid);
+        const bool caught = WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+        BOOST_CHECK_MESSAGE(caught, impl.name << ": SHA256D64 with out = in + 64 did not abort");
+        BOOST_TEST_MESSAGE("  " << impl.name << ": out == in, out touching in: " << (bad ? "FAILED" : "ok")
+                                << "; out = in + 64 aborts: " << (caught ? "ok" : "FAILED"));
+#else
+        BOOST_TEST_MESSAGE("  " << impl.name << ": out == in, out touching in: " << (bad ? "FAILED" : "ok")
+                                << "; built with NDEBUG: a partial overlap is not checked");
+#endif
+    }
+}
+
 // Each kernel on its own, through the trampoline: input and output offsets 0..63
 // (every pair (k, 63 - k) and (k, k)), random data, and in place.
 BOOST_AUTO_TEST_CASE(kernels_misaligned_in_place_abi_checked)
