@@ -52,13 +52,9 @@ constexpr TransformRow ROWS[] = {
 constexpr int BASIC = registry::PortableRow(ROWS);
 static_assert(BASIC >= 0 && BASIC == sizeof(ROWS) / sizeof(ROWS[0]) - 1, "the portable transform is the last row");
 
-registry::Registry<TransformRow, sizeof(ROWS) / sizeof(ROWS[0])> g_registry{ROWS, "transform", BASIC};
+void StoreTransform(int i) { Transform.store(ROWS[i].fn); }
 
-void Select(int i)
-{
-    Transform.store(ROWS[i].fn);
-    g_registry.Select(i);
-}
+registry::Registry<TransformRow, sizeof(ROWS) / sizeof(ROWS[0])> g_registry{ROWS, "transform", BASIC, StoreTransform};
 
 } // namespace
 
@@ -72,13 +68,7 @@ std::vector<Implementation> Implementations()
     });
 }
 
-bool SetImplementation(const std::string& name)
-{
-    const int i = g_registry.Selectable(name);
-    if (i < 0) return false;
-    Select(i);
-    return true;
-}
+bool SetImplementation(const std::string& name) { return g_registry.Set(name); }
 
 std::string CurrentImplementation() { return g_registry.Current().base.name; }
 
@@ -142,7 +132,7 @@ std::string AutoDetect()
         // Even the portable transform failed: keep it (nothing better exists) but say so.
         std::fprintf(stderr, "sha256: no transform passed its self-test; using %s\n", ROWS[BASIC].base.name);
     }
-    Select(pick < 0 ? BASIC : pick);
+    g_registry.Select(pick < 0 ? BASIC : pick);
     // After the transform: the multi-buffer rows finish short work through it.
     AutoDetectMulti();
     return ROWS[g_registry.Selected()].base.name;

@@ -68,21 +68,11 @@ std::vector<FixedImplementation> FixedImplementations()
     });
 }
 
-bool SetFixedImplementation(const std::string& name)
-{
-    const int i = g_registry.Selectable(name);
-    if (i < 0) return false;
-    g_registry.Select(i);
-    return true;
-}
+bool SetFixedImplementation(const std::string& name) { return g_registry.Set(name); }
 
 std::string CurrentFixedImplementation() { return g_registry.Current().base.name; }
 
-std::string AutoDetectFixed()
-{
-    g_registry.Select(g_registry.Detect(SelfTestFixed, BASIC));
-    return g_registry.Current().base.name;
-}
+std::string AutoDetectFixed() { return g_registry.AutoDetect(SelfTestFixed, BASIC); }
 
 void Double32(unsigned char out[32], const unsigned char in[32]) { g_registry.Current().d32(out, in); }
 void Double64(unsigned char out[32], const unsigned char in[64]) { g_registry.Current().d64(out, in); }

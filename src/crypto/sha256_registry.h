@@ -54,8 +54,10 @@ template <class Entry, size_t N>
 class Registry
 {
 public:
-    constexpr Registry(const Entry (&rows)[N], const char* family, int initial)
-        : m_rows(rows), m_family(family), m_selected(initial)
+    //! `on_select(i)`, if given, runs before row i becomes the selected one
+    //! (a family that keeps more than the row number: the transform pointer, the D64 plan).
+    constexpr Registry(const Entry (&rows)[N], const char* family, int initial, void (*on_select)(int) = nullptr)
+        : m_rows(rows), m_family(family), m_on_select(on_select), m_selected(initial)
     {
     }
     Registry(const Registry&) = delete;
@@ -122,12 +124,30 @@ public:
     }
 
     //! Select row i (runnable, or the caller's last resort).
-    void Select(int i) { m_selected.store(i, std::memory_order_relaxed); }
+    void Select(int i)
+    {
+        if (m_on_select) m_on_select(i);
+        m_selected.store(i, std::memory_order_relaxed);
+    }
     //! The row number for `name` if it is runnable, else -1 (and nothing changes).
     int Selectable(const std::string& name) const
     {
         const int i = Find(name);
         return i >= 0 && Runnable(i) ? i : -1;
+    }
+    //! Select the row called `name`; false (and no change) if there is none or this CPU cannot run it.
+    bool Set(const std::string& name)
+    {
+        const int i = Selectable(name);
+        if (i >= 0) Select(i);
+        return i >= 0;
+    }
+    //! Select what Detect() finds; return its name.
+    template <class SelfTest>
+    const char* AutoDetect(SelfTest self_test, int fallback)
+    {
+        Select(Detect(self_test, fallback));
+        return Current().base.name;
     }
     int Selected() const { return m_selected.load(std::memory_order_relaxed); }
     const Entry& Current() const { return m_rows[Selected()]; }
@@ -144,6 +164,7 @@ private:
 
     const Entry (&m_rows)[N];
     const char* m_family;
+    void (*m_on_select)(int);
     std::atomic<int> m_selected;
 };
 

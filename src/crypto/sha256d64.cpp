@@ -59,7 +59,9 @@ constexpr int BASIC = registry::PortableRow(ROWS);
 static_assert(BASIC == ROW_COUNT - 1, "a portable 1-way row is the last: SHA256D64 can always finish");
 static_assert(ROW_COUNT < 16, "a plan packs row numbers into nibbles");
 
-registry::Registry<D64Row, ROW_COUNT> g_registry{ROWS, "D64 implementation", BASIC};
+uint32_t MakePlan(int first);
+void StorePlan(int i);
+registry::Registry<D64Row, ROW_COUNT> g_registry{ROWS, "D64 implementation", BASIC, StorePlan};
 
 // What SHA256D64 runs, packed for one atomic load: nibble k holds row number + 1
 // of the k-th row to use, with strictly decreasing ways, the last one 1-way;
@@ -82,11 +84,7 @@ uint32_t MakePlan(int first)
 
 std::atomic<uint32_t> g_plan{BASIC + 1};
 
-void Select(int i)
-{
-    g_plan.store(MakePlan(i), std::memory_order_relaxed);
-    g_registry.Select(i);
-}
+void StorePlan(int i) { g_plan.store(MakePlan(i), std::memory_order_relaxed); }
 
 } // namespace
 
@@ -95,13 +93,7 @@ std::vector<D64Implementation> D64Implementations()
     return g_registry.List<D64Implementation>([](D64Implementation& impl, const D64Row& e) { impl.fn = e.fn; });
 }
 
-bool SetD64Implementation(const std::string& name)
-{
-    const int i = g_registry.Selectable(name);
-    if (i < 0) return false;
-    Select(i);
-    return true;
-}
+bool SetD64Implementation(const std::string& name) { return g_registry.Set(name); }
 
 std::string CurrentD64Implementation() { return g_registry.Current().base.name; }
 
@@ -133,9 +125,9 @@ bool SelfTestD64(D64Fn fn, int ways)
 
 std::string AutoDetectD64()
 {
-    Select(g_registry.Detect([](const D64Row& e) { return SelfTestD64(e.fn, e.base.ways); }, BASIC));
+    const std::string pick = g_registry.AutoDetect([](const D64Row& e) { return SelfTestD64(e.fn, e.base.ways); }, BASIC);
     AutoDetectFixed();
-    return g_registry.Current().base.name;
+    return pick;
 }
 
 } // namespace sha256

@@ -513,13 +513,7 @@ std::vector<MultiImplementation> MultiImplementations()
     return g_registry.List<MultiImplementation>([](MultiImplementation&, const MultiRow&) {});
 }
 
-bool SetMultiImplementation(const std::string& name)
-{
-    const int i = g_registry.Selectable(name);
-    if (i < 0) return false;
-    g_registry.Select(i);
-    return true;
-}
+bool SetMultiImplementation(const std::string& name) { return g_registry.Set(name); }
 
 std::string CurrentMultiImplementation() { return g_registry.Current().base.name; }
 
@@ -556,11 +550,7 @@ bool SelfTestMulti(const std::string& name)
     return row >= 0 && SelfTestRow(ROWS[row]);
 }
 
-std::string AutoDetectMulti()
-{
-    g_registry.Select(g_registry.Detect(SelfTestRow, ONEWAY));
-    return g_registry.Current().base.name;
-}
+std::string AutoDetectMulti() { return g_registry.AutoDetect(SelfTestRow, ONEWAY); }
 
 } // namespace sha256
 

@@ -43,14 +43,8 @@ Digest DoubleSha(const unsigned char* in, size_t len)
     return second;
 }
 
-std::vector<sha256::D64Implementation> Supported()
-{
-    std::vector<sha256::D64Implementation> out;
-    for (const auto& impl : sha256::D64Implementations()) {
-        if (impl.supported) out.push_back(impl);
-    }
-    return out;
-}
+std::vector<sha256::D64Implementation> Supported() { return test::Supported(sha256::D64Implementations()); }
+std::string NotRun() { return test::NotRun(sha256::D64Implementations()); }
 
 // The D64 kernels of the kernel table to check one call at a time; in_registry
 // tells whether a D64 row runs the kernel (a kernel may have no row: the AVX2
@@ -70,15 +64,6 @@ std::vector<Kernel> Kernels()
         out.push_back({k->name, k->ways, k->hash, rows.count(k->name) > 0});
     }
     return out;
-}
-
-std::string NotRun()
-{
-    std::string out;
-    for (const auto& impl : sha256::D64Implementations()) {
-        if (!impl.supported) out += (out.empty() ? "" : "; ") + impl.name + ": " + impl.why_not;
-    }
-    return out.empty() ? "none" : out;
 }
 
 // One call of a kernel: through the ABI-checking trampoline on x86-64. Its
@@ -109,17 +94,9 @@ std::string CallKernel(sha256::D64Fn fn, unsigned char* out, const unsigned char
 }
 
 // Selects a D64 row for the scope, restoring the previous one afterwards.
-class ScopedD64
-{
-public:
-    explicit ScopedD64(const std::string& name) : previous(sha256::CurrentD64Implementation())
-    {
-        BOOST_REQUIRE_MESSAGE(sha256::SetD64Implementation(name), "cannot select D64 implementation " << name);
-    }
-    ~ScopedD64() { sha256::SetD64Implementation(previous); }
-
-private:
-    std::string previous;
+struct ScopedD64 : test::ScopedRow {
+    explicit ScopedD64(const std::string& name)
+        : ScopedRow(sha256::SetD64Implementation, sha256::CurrentD64Implementation, name) {}
 };
 
 // Checks out[32*i..] against the reference of in[64*i..] for i < n.
@@ -139,22 +116,8 @@ BOOST_AUTO_TEST_SUITE(sha256d64_tests)
 BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
 {
     const auto impls = sha256::D64Implementations();
-    BOOST_REQUIRE(!impls.empty());
-    std::set<std::string> names;
-    bool one_way_everywhere = false;
-    for (const auto& impl : impls) {
-        BOOST_CHECK_MESSAGE(names.insert(impl.name).second, "duplicate row " << impl.name);
-        BOOST_CHECK_GE(impl.ways, 1);
-        BOOST_CHECK_EQUAL(impl.built, impl.fn != nullptr);
-        BOOST_CHECK_MESSAGE(impl.supported == impl.why_not.empty(), impl.name << ": why_not='" << impl.why_not << "'");
-        BOOST_CHECK(!impl.supported || impl.built);
-        BOOST_CHECK_EQUAL(impl.needs, cpu::FeatureNames(impl.needs_mask));
-        if (impl.ways == 1 && impl.needs_mask == 0 && impl.supported) one_way_everywhere = true;
-        BOOST_TEST_MESSAGE("  " << impl.name << " (" << impl.ways << " ways): needs " << impl.needs << ", "
-                                << (impl.supported ? "supported" : impl.why_not));
-    }
-    // SHA256D64 can always finish its last inputs.
-    BOOST_CHECK(one_way_everywhere);
+    test::CheckRows(impls);
+    for (const auto& impl : impls) BOOST_CHECK_EQUAL(impl.built, impl.fn != nullptr);
     BOOST_CHECK_EQUAL(impls.back().name, "basic");
     // Each row runs the kernel table's D64 kernel of its name (one name per kernel).
     for (const auto& impl : impls) {

@@ -26,35 +26,13 @@ namespace {
 
 using test::Digest;
 
-std::vector<sha256::MultiImplementation> Supported()
-{
-    std::vector<sha256::MultiImplementation> out;
-    for (const auto& impl : sha256::MultiImplementations()) {
-        if (impl.supported) out.push_back(impl);
-    }
-    return out;
-}
+std::vector<sha256::MultiImplementation> Supported() { return test::Supported(sha256::MultiImplementations()); }
+std::string NotRun() { return test::NotRun(sha256::MultiImplementations()); }
 
-std::string NotRun()
-{
-    std::string out;
-    for (const auto& impl : sha256::MultiImplementations()) {
-        if (!impl.supported) out += (out.empty() ? "" : "; ") + impl.name + ": " + impl.why_not;
-    }
-    return out.empty() ? "none" : out;
-}
-
-class ScopedMulti
-{
-public:
-    explicit ScopedMulti(const std::string& name) : previous(sha256::CurrentMultiImplementation())
-    {
-        BOOST_REQUIRE_MESSAGE(sha256::SetMultiImplementation(name), "cannot select multi-buffer row " << name);
-    }
-    ~ScopedMulti() { sha256::SetMultiImplementation(previous); }
-
-private:
-    std::string previous;
+// Selects a multi-buffer row for the scope, restoring the previous one afterwards.
+struct ScopedMulti : test::ScopedRow {
+    explicit ScopedMulti(const std::string& name)
+        : ScopedRow(sha256::SetMultiImplementation, sha256::CurrentMultiImplementation, name) {}
 };
 
 Digest Once(const unsigned char* p, size_t n)
@@ -94,20 +72,8 @@ BOOST_AUTO_TEST_SUITE(sha256multi_tests)
 BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
 {
     const auto impls = sha256::MultiImplementations();
-    BOOST_REQUIRE(!impls.empty());
-    std::set<std::string> names;
-    for (const auto& impl : impls) {
-        BOOST_CHECK_MESSAGE(names.insert(impl.name).second, "duplicate row " << impl.name);
-        BOOST_CHECK(impl.ways >= 1 && impl.ways <= 16);
-        BOOST_CHECK_MESSAGE(impl.supported == impl.why_not.empty(), impl.name << ": why_not='" << impl.why_not << "'");
-        BOOST_CHECK(!impl.supported || impl.built);
-        BOOST_TEST_MESSAGE("  " << impl.name << " (" << impl.ways << " ways): needs " << impl.needs << ", "
-                                << (impl.supported ? "supported" : impl.why_not));
-    }
-    // A 1-way row that runs everywhere: SHA256Multi always has a way.
-    bool one_way = false;
-    for (const auto& impl : impls) one_way |= impl.supported && impl.needs_mask == 0 && impl.ways == 1;
-    BOOST_CHECK(one_way);
+    test::CheckRows(impls);
+    for (const auto& impl : impls) BOOST_CHECK(impl.ways <= 16);
     // AutoDetect picks the first supported row that passes its self-test.
     std::string first;
     for (const auto& impl : impls) {

@@ -124,6 +124,32 @@ std::vector<unsigned char> Rng::Bytes(size_t n)
 
 std::string PortableTransform() { return sha256::Implementations().back().name; }
 
+void CheckRows(const std::vector<const sha256::Row*>& rows)
+{
+    BOOST_REQUIRE(!rows.empty());
+    std::set<std::string> names;
+    bool last_resort = false;
+    for (const sha256::Row* r : rows) {
+        BOOST_CHECK_MESSAGE(names.insert(r->name).second, "duplicate row " << r->name);
+        BOOST_CHECK_GE(r->ways, 1);
+        BOOST_CHECK_MESSAGE(r->supported == r->why_not.empty(), r->name << ": why_not='" << r->why_not << "'");
+        BOOST_CHECK(!r->supported || r->built);
+        BOOST_CHECK_EQUAL(r->needs, cpu::FeatureNames(r->needs_mask));
+        last_resort |= r->ways == 1 && r->needs_mask == 0 && r->supported;
+        BOOST_TEST_MESSAGE("  " << r->name << " (" << r->ways << " ways): needs " << r->needs << ", "
+                                << (r->supported ? "supported" : r->why_not));
+    }
+    BOOST_CHECK_MESSAGE(last_resort, "no 1-way row that needs nothing and runs");
+}
+
+ScopedRow::ScopedRow(bool (*set)(const std::string&), std::string (*current)(), const std::string& name)
+    : set(set), previous(current())
+{
+    BOOST_REQUIRE_MESSAGE(set(name), "cannot select row " << name);
+}
+
+ScopedRow::~ScopedRow() { set(previous); }
+
 ScopedTransform::ScopedTransform(const std::string& name) : previous(sha256::CurrentImplementation())
 {
     if (!sha256::SetImplementation(name)) throw std::runtime_error("cannot select transform " + name);

@@ -27,6 +27,55 @@ std::vector<const sha256::kernel::Kernel*> RunnableKernels(sha256::kernel::Shape
 //! Empty when this build has kernel k and the CPU runs it, else why not.
 std::string KernelWhyNot(const sha256::kernel::Kernel& k);
 
+//! The rows of a registry listing (sha256::D64Implementations(), ...) that this CPU supports.
+template <class Row>
+std::vector<Row> Supported(const std::vector<Row>& rows)
+{
+    std::vector<Row> out;
+    for (const auto& row : rows) {
+        if (row.supported) out.push_back(row);
+    }
+    return out;
+}
+
+//! "name: why; ..." for the rows of a listing this CPU cannot run, or "none".
+template <class Row>
+std::string NotRun(const std::vector<Row>& rows)
+{
+    std::string out;
+    for (const auto& row : rows) {
+        if (!row.supported) out += (out.empty() ? "" : "; ") + row.name + ": " + row.why_not;
+    }
+    return out.empty() ? "none" : out;
+}
+
+//! What every family's rows must be (one registry template makes them all):
+//! unique names, ways >= 1, supported exactly when why_not is empty, only built
+//! rows supported, needs spelled from needs_mask; and a 1-way row that needs
+//! nothing and runs, the family's last resort. Logs each row.
+void CheckRows(const std::vector<const sha256::Row*>& rows);
+template <class R>
+void CheckRows(const std::vector<R>& rows)
+{
+    std::vector<const sha256::Row*> base;
+    for (const auto& r : rows) base.push_back(&r);
+    CheckRows(base);
+}
+
+//! Selects row `name` of a family for the scope (by its Set/Current functions), restoring the previous one after.
+class ScopedRow
+{
+public:
+    ScopedRow(bool (*set)(const std::string&), std::string (*current)(), const std::string& name);
+    ~ScopedRow();
+    ScopedRow(const ScopedRow&) = delete;
+    ScopedRow& operator=(const ScopedRow&) = delete;
+
+private:
+    bool (*set)(const std::string&);
+    std::string previous;
+};
+
 //! Transforms built and supported on this CPU. The first call logs which were skipped and why.
 const std::vector<sha256::Implementation>& RunnableTransforms();
 
