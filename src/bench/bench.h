@@ -59,7 +59,7 @@ struct Note {
 
 //! One row of an implementation registry, as -list-impls and the JSON show it.
 struct ImplRow {
-    std::string family;             //!< "transform" (later "d64", ...)
+    std::string family;             //!< "transform", "d64", "fixed" or "multi"
     std::string name;
     std::vector<std::string> needs; //!< feature names, empty for none
     bool built{false};

@@ -17,9 +17,9 @@
 ; the first digest with the padding of a 32-byte message.
 ;
 ; Why assembly: the same algorithm from the lane template (sha256d64_avx2.cpp,
-; intrinsics) ran at ~157 cycles a block per lane from g++ 12 -O2 on AMD Zen 4,
-; with ~400 vmovdqa of spills and reloads (no g++ option tried came within
-; 5%), and at ~129 from clang 14. This file runs at ~123. With 16 ymm
+; intrinsics) runs at ~157 cycles a block per lane from g++ 12 -O2 on AMD Zen 4,
+; with ~400 vmovdqa of spills and reloads (no g++ option comes within 5%), and
+; at ~129 from clang 14. This file runs at ~123. With 16 ymm
 ; registers, the state, the temporaries and the carried Maj term fit exactly
 ; when the message schedule lives in memory, which is what this file does.
 ;

@@ -85,8 +85,8 @@ struct LanesBase {
         return D::Set1(table[i]);
     }
     // Always inlined and unrolled, like the AVX-512 class's LoadBlocks: left
-    // to itself, g++ 12 compiled that path as an out-of-line function whose
-    // loops went through the stack (doc/d64.md).
+    // to itself, g++ 12 makes it an out-of-line function whose loops go
+    // through the stack.
     template <class V>
     static SHA256_LANES_INLINE void LoadContiguous(V* w, const unsigned char* in)
     {

@@ -306,7 +306,7 @@ FUNCTION_END
 ; Each stream reads its blocks through its lane's cursor: from at on, 64
 ; bytes apart, jumping to then (the lane's copy of the padding) at end, so a
 ; message is one run of blocks. Why here rather than one kernel call per
-; message end: on Zen 4, 3000 messages of 200-600 bytes took ~73 cycles a
+; message end: on Zen 4, 3000 messages of 200-600 bytes take ~73 cycles a
 ; block that way (states converted and reloaded, the chains drained at every
 ; call, and the scheduler's own work) against ~54 in long calls.
 %define L_ABEF 0

@@ -3,14 +3,10 @@
 // the Sigma functions. Compiled with -mavx512f -mavx512vl; called only on CPUs
 // and OSes with AVX-512F/VL and the opmask/ZMM state enabled in XCR0.
 
-// GCC 12 -O2 ran these kernels ~15% slower than clang 14 from the same source
-// (AMD Zen 4), with the same operations in a worse order. Two of its passes
-// reorder this code, the post-allocation scheduler (sched2), which interleaves
-// neighbouring rounds, and the reassociation of each round's adds: without
-// either, D64 was ~2.5% faster; without both, ~6% (20 alternating runs). Most
-// of the rest was the loads and stores (sha256_lanes_avx512.h); g++'s build
-// still takes 1.03-1.06x clang's time (doc/d64.md). -O3 on top: another ~2%
-// (bench-compare); not forced on unoptimized (debug) builds.
+// Under GCC: -O3, and neither the post-allocation scheduler (sched2), which
+// interleaves neighbouring rounds, nor the reassociation of each round's adds:
+// both put the same operations in a worse order than the source's (GCC 12 on
+// AMD Zen 4: ~6% of D64's time; -O3 ~2% more). Debug builds keep their -O0.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
 #pragma GCC optimize("O3", "no-schedule-insns2", "no-tree-reassoc")
 #endif

@@ -371,9 +371,9 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
 }
 
 // The second SHA-256 on SHA-NI streams: the set's own kernel for one 32-byte
-// message each, with no states to convert and no block to copy (through the
-// stream transform that came before the job kernels, SHA256DMulti of 3000
-// messages of 200-600 bytes took 4-6% longer with four streams, ~3% with two; Zen 4).
+// message each, with no states to convert and no block to copy (a per-block
+// stream kernel that needs both makes the txids of 3000 messages of 200-600
+// bytes 4-6% slower with four streams, ~3% with two; Zen 4).
 template <int n>
 void SecondHashStreams(const MultiRow& e, unsigned char* out, size_t count)
 {
