@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(registry_row)
         BOOST_TEST_MESSAGE("  arm_shani: " << (impl.supported ? "runnable" : "not run: " + impl.why_not));
     }
     BOOST_CHECK_MESSAGE(found, "no arm_shani row in the transform registry");
-    // The D64 functions have no registry row here; their tests are skipped for these reasons.
+    // The D64 kernels of this file run only where the CPU has what they need; their tests are skipped for these reasons.
     BOOST_TEST_MESSAGE("  arm_shani_2way: " << (WhyNot(SHANI_NEEDS).empty() ? "runnable" : "not run: " + WhyNot(SHANI_NEEDS)));
     BOOST_TEST_MESSAGE("  neon_4way: " << (WhyNot(NEON_NEEDS).empty() ? "runnable" : "not run: " + WhyNot(NEON_NEEDS)));
 }
