@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The constants of SHA-256 (FIPS 180-4, 4.2.2 and 5.3.3) and compile-time
-// schedules of constant blocks, for every C++ implementation. (The assembly
-// has its own copy of K in sha256_k.inc; the test oracle in
-// src/test/util/reference.h keeps an independent one on purpose.)
+// schedules of constant blocks, for the C++ kernels. (This project's assembly
+// has its own copy of K, and its test oracle an independent one on purpose.)
 //
 // Everything is in an unnamed namespace: files that include this are compiled
 // with different -m/-march flags, and an inline function shared between them

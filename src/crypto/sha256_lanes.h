@@ -15,7 +15,8 @@
 // such files could be merged by the linker into one that uses instructions
 // the CPU lacks.
 //
-// The lanes class provides: V, N, Add, Xor, And, Or, ShR<n>, ShL<n>, Set1,
+// A lanes class (one per instruction set, each in a file of its own) provides:
+// V, N, Add, Xor, And, Or, ShR<n>, ShL<n>, Set1,
 // LoadBlocks(w, p) (16 big-endian words of lane i from p[i]), LoadContiguous(w, in)
 // (lane i at in + 64*i) and StoreContiguous(out, s) (8 big-endian words of lane i
 // at out + 32*i). Rotr, Xor3, Ch, Maj and Table have portable defaults in
@@ -312,74 +313,6 @@ struct Lanes {
     {
         NoSide none;
         Hash32(t, w, none, 0);
-    }
-};
-
-// Big-endian loads and stores of this file's own, so that no inline function
-// is shared with files compiled for another instruction set.
-inline uint32_t LoadBE(const unsigned char* p)
-{
-    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
-}
-inline void StoreBE(unsigned char* p, uint32_t x)
-{
-    p[0] = static_cast<unsigned char>(x >> 24);
-    p[1] = static_cast<unsigned char>(x >> 16);
-    p[2] = static_cast<unsigned char>(x >> 8);
-    p[3] = static_cast<unsigned char>(x);
-}
-
-// Portable lanes: with GCC or Clang, their generic vectors (lowered to
-// whatever the target has, plain integers at worst); elsewhere arrays. With
-// LANES = 16 they run the AVX-512 algorithm on any CPU.
-template <int LANES>
-struct PortableVec {
-#if defined(__GNUC__)
-    typedef uint32_t Raw __attribute__((vector_size(4 * LANES)));
-    Raw v;
-#else
-    uint32_t v[LANES];
-#endif
-};
-
-template <int LANES>
-struct PortableLanes : LanesBase<PortableLanes<LANES>> {
-    using V = PortableVec<LANES>;
-    static constexpr int N = LANES;
-
-#if defined(__GNUC__)
-    static SHA256_LANES_INLINE V Add(V a, V b) { a.v += b.v; return a; }
-    static SHA256_LANES_INLINE V Xor(V a, V b) { a.v ^= b.v; return a; }
-    static SHA256_LANES_INLINE V And(V a, V b) { a.v &= b.v; return a; }
-    static SHA256_LANES_INLINE V Or(V a, V b) { a.v |= b.v; return a; }
-    template <int n>
-    static SHA256_LANES_INLINE V ShR(V a) { a.v >>= n; return a; }
-    template <int n>
-    static SHA256_LANES_INLINE V ShL(V a) { a.v <<= n; return a; }
-#else
-    static inline V Add(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] += b.v[i]; return a; }
-    static inline V Xor(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] ^= b.v[i]; return a; }
-    static inline V And(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] &= b.v[i]; return a; }
-    static inline V Or(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] |= b.v[i]; return a; }
-    template <int n>
-    static inline V ShR(V a) { for (int i = 0; i < N; ++i) a.v[i] >>= n; return a; }
-    template <int n>
-    static inline V ShL(V a) { for (int i = 0; i < N; ++i) a.v[i] <<= n; return a; }
-#endif
-    static SHA256_LANES_INLINE V Set1(uint32_t x) { V r; for (int i = 0; i < N; ++i) r.v[i] = x; return r; }
-    static inline V LoadState(const uint32_t* p) { V r; for (int i = 0; i < N; ++i) r.v[i] = p[i]; return r; }
-    static inline void StoreState(uint32_t* p, V x) { for (int i = 0; i < N; ++i) p[i] = x.v[i]; }
-    static inline void LoadBlocks(V* w, const unsigned char* const* p)
-    {
-        for (int j = 0; j < 16; ++j) {
-            for (int i = 0; i < N; ++i) w[j].v[i] = LoadBE(p[i] + 4 * j);
-        }
-    }
-    static inline void StoreContiguous(unsigned char* out, const V* s)
-    {
-        for (int i = 0; i < N; ++i) {
-            for (int j = 0; j < 8; ++j) StoreBE(out + 32 * i + 4 * j, s[j].v[i]);
-        }
     }
 };
 

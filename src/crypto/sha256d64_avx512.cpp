@@ -17,18 +17,16 @@
 #define SHA256_LANES_INLINE_BLOCKS 1
 #include <crypto/sha256_lanes_avx512.h>
 
-namespace sha256 {
-
-void kernel::avx512_16way_d64(unsigned char* out, const unsigned char* in)
+// Bitcoin Core's SHA256D64 16-way is this function (contrib/core-export.py).
+void sha256::kernel::avx512_16way_d64(unsigned char* out, const unsigned char* in)
 {
-    lanes::Lanes<lanes::Avx512>::D64(out, in);
-    _mm256_zeroupper();
-}
-void kernel::avx512_16way_lanes(uint32_t* st, const unsigned char* const* blocks)
-{
-    lanes::Lanes<lanes::Avx512>::Transform(st, blocks);
+    sha256::lanes::Lanes<sha256::lanes::Avx512>::D64(out, in);
     _mm256_zeroupper();
 }
 
-} // namespace sha256
+void sha256::kernel::avx512_16way_lanes(uint32_t* st, const unsigned char* const* blocks)
+{
+    sha256::lanes::Lanes<sha256::lanes::Avx512>::Transform(st, blocks);
+    _mm256_zeroupper();
+}
 #endif

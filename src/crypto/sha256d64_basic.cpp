@@ -2,7 +2,7 @@
 // input at a time, and sixteen in portable lanes): the lane algorithm of
 // sha256_lanes.h on plain integers, built for every CPU.
 #include <crypto/sha256_kernels.h>
-#include <crypto/sha256_lanes.h>
+#include <crypto/sha256_lanes_portable.h>
 
 namespace sha256 {
 namespace {

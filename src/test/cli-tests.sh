@@ -233,6 +233,33 @@ else
   echo "skip - registry: rows naming missing kernels do not compile (no CXX in the environment)"
 fi
 
+# The Bitcoin Core export (contrib/core-export.py): every exported file, compiled
+# with the project's compiler and its instruction set's flags, is the same code
+# as the project kernel it comes from (the row that runs, is tested and is
+# benchmarked here); a changed export is caught (a mutation: no vzeroupper).
+if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/null && command -v objdump >/dev/null \
+   && [ "$(uname -m)" = x86_64 ] && ! printf '%s' "$CXX_CHECK_FLAGS" | grep -q DISABLE_OPTIMIZED_SHA256; then
+  E="$TOP_SRCDIR/contrib/core-export.py"
+  check "core export: contrib/core-export.py writes the files" -- python3 "$E" --out="$tmp/core"
+  python3 "$E" --list > "$tmp/exports.tsv"
+  while IFS="$(printf '\t')" read -r path src kernel func guard flags; do
+    # shellcheck disable=SC2086 # CXX and the flags are word lists
+    check "core export: $path compiles alone, warning-free (-Wall -Wextra -Werror)" -- \
+      $CXX -O2 $flags -D"$guard" -Wall -Wextra -Werror -c "$tmp/core/$path" -o "$tmp/core.o"
+    # shellcheck disable=SC2086
+    $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -O2 $flags -c "$TOP_SRCDIR/$src" -o "$tmp/project.o" > "$tmp/cc" 2>&1
+    expect 0 "same code" "core export: $func is $kernel, instruction for instruction" -- \
+      python3 "$E" --same-code "$path" "$tmp/core.o" "$tmp/project.o"
+    sed 's/_mm256_zeroupper();//' "$tmp/core/$path" > "$tmp/mutant.cpp"
+    # shellcheck disable=SC2086
+    $CXX -O2 $flags -D"$guard" -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+    expect nonzero "different code" "core export: ... and a changed $path is caught" -- \
+      python3 "$E" --same-code "$path" "$tmp/mutant.o" "$tmp/project.o"
+  done < "$tmp/exports.tsv"
+else
+  echo "skip - core export: needs an x86-64 build with optimized kernels, CXX, python3 and objdump"
+fi
+
 # Missing vectors: the NIST tests must fail and say how to get the vectors.
 expect nonzero "python3-cryptography-vectors" "test: missing NIST vectors fail the run, naming the package" -- \
   env NIST_VECTORS_DIR="$tmp/none" "$TEST_BITCOIN" --run_test=sha256_tests/nist_monte --color_output=no
