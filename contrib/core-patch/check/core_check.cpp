@@ -10,7 +10,7 @@
 // the project's code it uses comes in through headers of standard types only.
 // Run by ci/core-patch.sh natively and under qemu-x86_64 CPU models.
 //
-//   core_check --built=LIST [--nist-dir=DIR] [--quick]
+//   core_check --built=LIST [--nist-dir=DIR] [--quick] [--no-xinuse]
 //
 // LIST: the x86 kernels Core's CMake compiled in, a comma-separated subset of
 // sse41,avx2,avx512,shani (its HAVE_* results); with this program's own CPUID
@@ -319,12 +319,54 @@ void CheckMerkle(const std::string& label, Rng& rng)
     Report(why.empty(), label + ": ComputeMerkleRoot of 1..70 random leaves vs the project's reference", why);
 }
 
+// XGETBV with ECX=1 (XINUSE): which register states are in use. Where the CPU
+// has it, after SHA256D64 the upper YMM (bit 2) and upper ZMM0-15 (bit 6)
+// states must be clean: a vector path that returns without VZEROUPPER slows
+// every legacy-SSE instruction after it (the SHA-NI and SSE4 paths among them).
+bool HaveXInUse(const Cpu& cpu)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (!cpu.xsave) return false;
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0, nullptr) < 0xd) return false;
+    __cpuid_count(0xd, 1, a, b, c, d);
+    return (a >> 2) & 1;
+#else
+    (void)cpu;
+    return false;
+#endif
+}
+
+void CheckUpperClean(const std::string& label, const Cpu& cpu)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    std::vector<unsigned char> buf(64 * 1024);
+    std::string why;
+    // Start clean, so that only this implementation's paths are judged.
+    if (cpu.avx) __asm__ volatile("vzeroupper");
+    for (const size_t n : {size_t{1024}, size_t{31}, size_t{1}}) {
+        SHA256D64(buf.data(), buf.data(), n);
+        uint32_t lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+        if (lo & 0x44) {
+            why = "after " + std::to_string(n) + " inputs XINUSE = 0x" + Hex(reinterpret_cast<unsigned char*>(&lo), 1) +
+                  " (upper YMM/ZMM state left in use: a missing VZEROUPPER)";
+            break;
+        }
+    }
+    Report(why.empty(), label + ": SHA256D64 returns with the upper vector state clean (XGETBV(1))", why);
+#else
+    (void)label;
+    (void)cpu;
+#endif
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     Built built;
-    bool have_built = false, quick = false;
+    bool have_built = false, quick = false, xinuse = true;
     std::string nist_dir;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -344,10 +386,12 @@ int main(int argc, char** argv)
             }
         } else if (a.rfind("--nist-dir=", 0) == 0) {
             nist_dir = a.substr(11);
+        } else if (a == "--no-xinuse") {
+            xinuse = false; // qemu-user does not implement XGETBV with ECX=1
         } else if (a == "--quick") {
             quick = true;
         } else {
-            std::fprintf(stderr, "core_check: unknown argument '%s' (usage: core_check --built=LIST [--nist-dir=DIR] [--quick])\n", a.c_str());
+            std::fprintf(stderr, "core_check: unknown argument '%s' (usage: core_check --built=LIST [--nist-dir=DIR] [--quick] [--no-xinuse])\n", a.c_str());
             return 2;
         }
     }
@@ -367,6 +411,7 @@ int main(int argc, char** argv)
         const std::string label = std::string(m.name) + " [" + got + "]";
         Report(got == want, std::string("SHA256AutoDetect(") + m.name + ") = '" + got + "'", "expected '" + want + "'");
         CheckD64(label, rng, quick);
+        if (xinuse && HaveXInUse(cpu)) CheckUpperClean(label, cpu);
         if (nist_dir.empty()) {
             Report(false, label + ": NIST vectors", nist::MissingVectorsHelp(nist_dir));
         } else {
