@@ -12,7 +12,7 @@ Core unpatched and patched the same way it compares two revisions of ours.
 convert: one row per benchmark in the CORE.json files (one file per process:
 contrib/core-patch.sh runs every benchmark in a process of its own), named
 "<benchmark> (ns/<unit>)" with median_ns = nanobench's median(elapsed) per
-unit. --cross=NEW=OLD adds a row "NEW vs OLD": HEAD's NEW against BASE's OLD
+unit (median(elapsed) / batch). --cross=NEW=OLD adds a row "NEW vs OLD": HEAD's NEW against BASE's OLD
 (e.g. the patched AVX-512 path against unpatched Core's AVX2 path, which has no
 AVX-512 row).
 cycles: the table of compare.json (bench_compare.py --json) in core cycles at
@@ -53,7 +53,8 @@ def read_core(path):
     rows = []
     for i, r in enumerate(results):
         try:
-            sec = float(r["median(elapsed)"])
+            # median(elapsed) is seconds per iteration; an iteration is `batch` units.
+            sec = float(r["median(elapsed)"]) / float(r.get("batch") or 1)
             unit = str(r.get("unit") or "op")
             name = str(r["name"])
         except (KeyError, TypeError, ValueError):
