@@ -4,6 +4,7 @@
 # then builds and tests every configuration a reviewer relies on, all under
 # build-test/ (logs in build-test/logs/), ending with "N passed, N failed":
 #   contrib tools' tests (check-order.py, compare.py); bench-compare.sh's honesty checks (ab-honesty.sh)
+#   the Bitcoin Core patch series (ci/core-patch.sh: applied to ../shared/peers' Core, Core's CMake, core_check)
 #   yasm build: make check (NIST + checkasm + CLI + qemu CPU models), bench -sanity-check, make distcheck;
 #     the D64, multi-buffer and Merkle tests again with both preference orders (SHA256BENCH_SHANI_OVERLAP)
 #   nasm build with -std=c++20; clang++ build with the test-only rows of every family (ci/extra-row.sh); portable-only builds (--with-asm=no with a NIST path
@@ -211,6 +212,12 @@ echo "== bench-compare.sh honesty: the tree against itself, and against a scratc
 run "ab-honesty" "$logdir/ab-honesty.log" sh "$src/contrib/test/ab-honesty.sh" --cache="$bt/ab-cache"; rc=$?
 grep -E "^ab-honesty: (PASS|FAIL)|^  " "$logdir/ab-honesty.log" | cut -c1-200 | sed 's/^/    /'
 record_counts "bench-compare.sh honesty (contrib/test/ab-honesty.sh)" "$logdir/ab-honesty.log" ab-honesty $rc
+
+echo "== Bitcoin Core patch series (ci/core-patch.sh): apply, Core's CMake, core_check native and under qemu"
+run "core-patch" "$logdir/core-patch.log" bash "$src/ci/core-patch.sh" --work="$bt/core-patch" \
+  --tarball="$top/../shared/peers/bitcoin-core-e3f416dbf7.tar.gz"; rc=$?
+grep -E "^(PASS|FAIL|NOTE)|^  " "$logdir/core-patch.log" | cut -c1-200 | sed 's/^/    /'
+record_counts "Core patch series (ci/core-patch.sh)" "$logdir/core-patch.log" core-patch $rc
 
 echo "== nasm build, g++ -std=c++20"
 configure_build nasm --with-asm=nasm CXXFLAGS="-O2 -g -std=c++20"; rc=$?

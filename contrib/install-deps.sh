@@ -3,7 +3,8 @@
 # Installs what sha256bench needs on Debian.
 #   contrib/install-deps.sh [--log=FILE]          build, bench and make check
 #   contrib/install-deps.sh --all [--log=FILE]    also what ci/test-all.sh needs (qemu-user, valgrind,
-#                                                 clang with libFuzzer, an aarch64 cross compiler)
+#                                                 clang with libFuzzer, an aarch64 cross compiler, and
+#                                                 cmake and Boost's headers for Bitcoin Core's build)
 # Only missing packages are installed. As root: apt-get update + install, its
 # output to the log (default: a file in ${TMPDIR:-/tmp}), one summary line here.
 # Not root: succeeds if everything is installed, else names what is missing.
@@ -40,6 +41,8 @@ all: valgrind
 all: clang
 all: libclang-rt-dev
 all: g++-aarch64-linux-gnu
+all: cmake
+all: libboost-dev
 EOF_PKGS
 )
 if [ "$all" = no ]; then

@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# CI's proof of the Bitcoin Core patch series (contrib/core-patch.sh), every run:
+#   unpack Core (../shared/peers/bitcoin-core-e3f416dbf7.tar.gz); make the series;
+#   core-patch.sh's refusals (not a Core tree; a tree the series does not apply to);
+#   git apply --check then git am of each patch on a fresh unpack; Core's own CMake
+#   (everything off, -DWERROR=ON) and only bitcoin_crypto + bitcoin_consensus,
+#   with no warning in the build log; core_check (contrib/core-patch/check) linked
+#   against the patched libraries, natively and under qemu-x86_64 -cpu Nehalem and
+#   -cpu Haswell (AutoDetect's names, SHA256D64 vs the project's reference, NIST,
+#   Merkle roots of real blocks; a SIGILL fails).
+# Ends with "core-patch: N passed, M failed" (every PASS of core_check counts).
+#   ci/core-patch.sh [--work=DIR] [--tarball=FILE]   (default build-test/core-patch)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=$top/build-test/core-patch
+tarball=${CORE_TARBALL:-$top/../shared/peers/bitcoin-core-e3f416dbf7.tar.gz}
+for a in "$@"; do
+  case "$a" in
+    --work=*) work=${a#--work=} ;;
+    --tarball=*) tarball=${a#--tarball=} ;;
+    *) echo "ci/core-patch.sh: unknown argument '$a' (expected --work=DIR, --tarball=FILE)" >&2; exit 2 ;;
+  esac
+done
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+finish() { echo "core-patch: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+secs() { echo $(( $(date +%s) - $1 )); }
+
+if [ ! -f "$tarball" ]; then fail "Core tarball" "$tarball not found (shared/peers/ beside the checkout)"; finish; fi
+command -v cmake > /dev/null || { fail "tools" "cmake not found: contrib/install-deps.sh --all installs it"; finish; }
+printf '#include <boost/version.hpp>\nint main() {}\n' | c++ -x c++ -fsyntax-only - 2> /dev/null \
+  || { fail "tools" "Boost headers not found: contrib/install-deps.sh --all installs libboost-dev"; finish; }
+rm -rf "$work"
+mkdir -p "$work/pristine" "$work/logs" || { fail "work directory" "cannot create $work"; finish; }
+logs=$work/logs
+tar -xzf "$tarball" -C "$work/pristine" 2> "$logs/unpack.log" || { fail "unpack $tarball" "see $logs/unpack.log"; finish; }
+core=$(ls -d "$work"/pristine/*/ | head -1)
+core=${core%/}
+
+# The series, and core-patch.sh's refusals.
+if "$top/contrib/core-patch.sh" --core="$core" --out="$work/series" > "$logs/series.log" 2>&1; then
+  pass "core-patch.sh writes the series ($(ls "$work"/series/*.patch | wc -l) patches)"
+else
+  fail "core-patch.sh --core=<unpacked Core> --out=..." "exit $?; see $logs/series.log"; finish
+fi
+grep -q 'STAND-IN KERNELS' "$logs/series.log" && echo "NOTE the series uses stand-in kernels (no export step yet): see $logs/series.log"
+out=$("$top/contrib/core-patch.sh" --core="$top" --out="$work/refused1" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ $out == *"is not a Bitcoin Core source tree"* ]] && [ ! -e "$work/refused1" ]; then
+  pass "core-patch.sh refuses a tree that is not Core's (exit 2, says so, writes nothing)"
+else fail "core-patch.sh on a non-Core tree" "exit $rc: $out"; fi
+cp -r "$core" "$work/altered"
+sed -i 's/TransformD64_2way = sha256d64_x86_shani::Transform_2way;/& \/\/ altered/' "$work/altered/src/crypto/sha256.cpp"
+before=$(cd "$work/altered" && find . -type f | sort | xargs sha256sum | sha256sum)
+out=$("$top/contrib/core-patch.sh" --core="$work/altered" --out="$work/refused2" 2>&1); rc=$?
+after=$(cd "$work/altered" && find . -type f | sort | xargs sha256sum | sha256sum)
+if [ $rc -eq 1 ] && [[ $out == *"does not apply"*"src/crypto/sha256.cpp, hunk "* ]] && [ ! -e "$work/refused2" ] && [ "$before" = "$after" ]; then
+  pass "core-patch.sh on a tree the series does not apply to: names the file and hunk, exit 1, nothing written or changed"
+else fail "core-patch.sh on an altered tree" "exit $rc: $(echo "$out" | grep -v '##' | head -3)"; fi
+
+# A fresh unpack: git apply --check, then git am, each patch in turn.
+mkdir -p "$work/patched" && tar -xzf "$tarball" -C "$work/patched"
+pc=$(ls -d "$work"/patched/*/ | head -1); pc=${pc%/}
+gp() { git -C "$pc" -c user.name=ci -c user.email=ci@localhost "$@"; }
+gp init -q && gp add -A && gp commit -q -m "Core $(basename "$pc")" || { fail "git repository of the unpacked tree"; finish; }
+ok=yes
+for p in "$work"/series/*.patch; do
+  if ! gp apply --check "$p" > "$logs/apply.log" 2>&1; then ok=no; fail "git apply --check $(basename "$p")" "$(head -2 "$logs/apply.log" | tr '\n' ' ')"; break; fi
+  if ! gp am -q "$p" > "$logs/am.log" 2>&1; then ok=no; fail "git am $(basename "$p")" "$(head -2 "$logs/am.log" | tr '\n' ' ')"; break; fi
+done
+[ $ok = yes ] && pass "git apply --check and git am of every patch on a fresh unpack" || finish
+
+# Core's own CMake, minimal, warnings as errors; only the two libraries.
+b=$work/build
+t0=$(date +%s)
+if cmake -S "$pc" -B "$b" -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TX=OFF -DBUILD_UTIL=OFF -DBUILD_BITCOIN_BIN=OFF \
+     -DENABLE_WALLET=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_GUI=OFF -DENABLE_IPC=OFF -DWITH_ZMQ=OFF -DBUILD_TESTS=OFF \
+     -DBUILD_BENCH=OFF -DENABLE_EXTERNAL_SIGNER=OFF -DWITH_CCACHE=OFF -DWERROR=ON > "$logs/configure.log" 2>&1; then
+  pass "Core's CMake configure, minimal, -DWERROR=ON ($(secs $t0) s)"
+else fail "Core's CMake configure" "see $logs/configure.log"; finish; fi
+t0=$(date +%s)
+if cmake --build "$b" -j"$(nproc 2> /dev/null || echo 2)" --target bitcoin_crypto bitcoin_consensus > "$logs/build.log" 2>&1; then
+  pass "build bitcoin_crypto + bitcoin_consensus ($(secs $t0) s)"
+else fail "build bitcoin_crypto + bitcoin_consensus" "see $logs/build.log"; finish; fi
+nw=$(grep -c 'warning:' "$logs/build.log")
+[ "$nw" -eq 0 ] && pass "no compiler warning in the build (Core's warning flags, -Werror)" || fail "compiler warnings" "$nw in $logs/build.log"
+built=
+for k in SSE41:sse41 AVX2:avx2 AVX512:avx512 X86_SHANI:shani; do
+  grep -q "^HAVE_${k%%:*}:INTERNAL=1" "$b/CMakeCache.txt" && built="$built,${k#*:}"
+done
+built=${built#,}
+echo "NOTE Core's CMake compiled in: ${built:-no x86 kernel}"
+
+# core_check against the patched libraries.
+flags="-std=c++20 -O2 -Wall -Wextra -Werror"
+cc=$work/core_check
+mkdir -p "$cc"
+if c++ $flags -I"$pc/src" -I"$b/src" -c "$top/contrib/core-patch/check/core_check.cpp" -o "$cc/core_check.o" > "$logs/core_check-build.log" 2>&1 &&
+   c++ $flags -I"$top/src" -c "$top/contrib/core-patch/check/core_check_project.cpp" -o "$cc/project.o" >> "$logs/core_check-build.log" 2>&1 &&
+   c++ $flags -I"$top/src" -c "$top/src/test/util/nist.cpp" -o "$cc/nist.o" >> "$logs/core_check-build.log" 2>&1 &&
+   c++ "$cc"/*.o "$b/lib/libbitcoin_consensus.a" "$b/lib/libbitcoin_crypto.a" -o "$cc/core_check" >> "$logs/core_check-build.log" 2>&1; then
+  pass "core_check compiled with Core's include paths and linked against the patched libraries"
+else fail "core_check build" "see $logs/core_check-build.log"; finish; fi
+nist=${NIST_VECTORS_DIR:-}
+if [ -z "$nist" ]; then
+  for d in /usr/lib/python3/dist-packages/cryptography_vectors/hashes/SHA2 /usr/lib/python3*/site-packages/cryptography_vectors/hashes/SHA2; do
+    [ -f "$d/SHA256ShortMsg.rsp" ] && { nist=$d; break; }
+  done
+fi
+# run_check <label> <log> <command...>: adds core_check's counts; a crash (SIGILL) or a missing summary fails.
+run_check() {
+  local label=$1 log=$2 rc p f
+  shift 2
+  "$@" > "$log" 2>&1; rc=$?
+  grep -E '^(FAIL|core_check: CPU)' "$log" | sed "s/^/  $label: /"
+  p=$(sed -n 's/^core_check: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
+  f=$(sed -n 's/^core_check: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+  if [ -z "$p" ]; then
+    fail "$label" "exit $rc without a summary$([ $rc -eq 132 ] || [ $rc -eq 4 ] && echo ' (SIGILL)'); see $log"; return
+  fi
+  passed=$((passed + p)); failed=$((failed + f))
+  [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || fail "$label" "exit $rc; see $log"
+  echo "  $label: $p passed, $f failed"
+}
+run_check "native" "$logs/core_check-native.log" "$cc/core_check" --built="$built" --nist-dir="$nist"
+qemu=$(command -v qemu-x86_64 || true)
+if [ -z "$qemu" ]; then
+  fail "qemu CPU models" "qemu-x86_64 not found: contrib/install-deps.sh --all installs qemu-user"
+else
+  for m in Nehalem Haswell; do
+    run_check "qemu -cpu $m" "$logs/core_check-$m.log" "$qemu" -cpu "$m" "$cc/core_check" --built="$built" --nist-dir="$nist" --no-xinuse
+  done
+fi
+finish

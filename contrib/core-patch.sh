@@ -1,0 +1,342 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The upstream patch series for Bitcoin Core, and its A/B in Core's own bench.
+#
+#   contrib/core-patch.sh --core=DIR --out=DIR [--ab] [options]
+#
+# --core=DIR is a Bitcoin Core source tree (a git checkout or an unpacked
+# tarball). It is never modified: the series is built on a scratch copy.
+# --out=DIR receives the series as `git format-patch` files (one capability a
+# patch, Core-style commit messages) that `git am` applies to that tree; it
+# must not exist or be empty. The series (contrib/core-patch/series) is the
+# Core-side glue kept in contrib/core-patch/NAME.patch plus the kernel files
+# of the export step (contrib/core-export.py --out=DIR, or --kernels=DIR);
+# where a kernel file is missing, a clearly marked stand-in
+# (contrib/core-patch/stand-in/) is used and a loud warning printed: such a
+# series is for trying the glue, not for upstream.
+#
+# --ab also builds Core unpatched (BASE) and patched (HEAD) with its own CMake
+# (bench only), each once, cached by the git tree id of its sources, then runs
+# Core's bench_bitcoin on the affected benchmarks (SHA256D64_1024_AVX2,
+# SHA256D64_1024_SHANI, MerkleRoot, and HEAD's SHA256D64_1024_AVX512, also
+# compared with BASE's AVX2 row) each in a process of its own (in one process,
+# an earlier benchmark can change a later one's time), BASE and HEAD
+# alternately in ABBA order, and prints the table of contrib/bench_compare.py
+# (the engine of contrib/bench-compare.sh: Hodges-Lehmann change, Wilcoxon
+# interval family-wise over the rows, verdicts) with the medians in core
+# cycles below it. The table and the raw runs go to OUT/ab.md and OUT/ab-runs/.
+#
+# Options:
+#   --kernels=DIR    the export step's output (DIR/src/crypto/...); default:
+#                    run contrib/core-export.py if it exists, else stand-ins
+#   --pairs=K        A/B pairs (default 8, at least what the rows need for 95%
+#                    family-wise intervals; at least 5)
+#   --min-time=MS    bench_bitcoin -min-time of each run (default 500)
+#   --cache=DIR      Core builds for --ab (default: $SHA256BENCH_CACHE/core,
+#                    else ~/.cache/sha256bench/core)
+#   --jobs=N         build jobs (default: the number of CPUs)
+#   --threshold=PCT  smallest change called faster/slower (default 1)
+# Bad input fails before any long work, with one line and no traceback: not
+# a Core tree; a series that does not apply (the file and hunk; nothing is
+# written to --out); cmake, Boost or libevent missing (the Debian package);
+# a Core build failure (the log's path).
+# Exit: 0 series written (and table printed); 1 the series does not apply;
+# 2 usage, missing tool, build or run error.
+set -u
+set -f
+me=core-patch.sh
+die() { echo "$me: $*" >&2; exit 2; }
+say() { echo "$me: $*" >&2; }
+loud() {
+  {
+    echo "$me: ############################################################"
+    for l in "$@"; do echo "$me: ## $l"; done
+    echo "$me: ############################################################"
+  } >&2
+}
+script_dir=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$script_dir/.." && pwd)
+pd=$script_dir/core-patch
+
+core= out= ab=no pairs= min_time=500 kernels= cache= jobs= threshold=
+for a in "$@"; do
+  case "$a" in
+    --core=*) core=${a#--core=} ;;
+    --out=*) out=${a#--out=} ;;
+    --ab) ab=yes ;;
+    --kernels=*) kernels=${a#--kernels=} ;;
+    --pairs=*) pairs=${a#--pairs=} ;;
+    --min-time=*) min_time=${a#--min-time=} ;;
+    --cache=*) cache=${a#--cache=} ;;
+    --jobs=*) jobs=${a#--jobs=} ;;
+    --threshold=*) threshold=${a#--threshold=} ;;
+    -h|--help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$a' (usage: contrib/core-patch.sh --core=DIR --out=DIR [--ab]; --help for more)" ;;
+  esac
+done
+
+# ---- validation: everything that can be checked before any long work ----
+is_uint() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; [ ${#1} -le 7 ]; }
+[ -n "$core" ] || die "--core=DIR is required: a Bitcoin Core source tree (git checkout or unpacked tarball)"
+[ -n "$out" ] || die "--out=DIR is required: where the patch series goes"
+[ -d "$core" ] || die "--core=$core: no such directory"
+core=$(cd "$core" && pwd)
+for f in CMakeLists.txt cmake/introspection.cmake src/crypto/sha256.cpp src/crypto/sha256.h src/crypto/CMakeLists.txt \
+         src/bench/crypto_hash.cpp src/test/crypto_tests.cpp; do
+  [ -f "$core/$f" ] || die "--core=$core is not a Bitcoin Core source tree (no $f)"
+done
+grep -q '^project(BitcoinCore' "$core/CMakeLists.txt" \
+  || die "--core=$core is not a Bitcoin Core source tree (its CMakeLists.txt has no project(BitcoinCore))"
+case "$out" in /*) ;; *) out=$PWD/$out ;; esac
+case "$out/" in "$core"/*) die "--out=$out is inside the Core tree, which this script never modifies" ;; esac
+if [ -e "$out" ]; then
+  [ -d "$out" ] || die "--out=$out exists and is not a directory"
+  [ -z "$(ls -A "$out")" ] || die "--out=$out is not empty (an older series would mix with this one)"
+fi
+if [ -n "$pairs" ]; then
+  is_uint "$pairs" && [ "$pairs" -ge 5 ] && [ "$pairs" -le 1000 ] || die "--pairs=$pairs: expected a whole number from 5 to 1000"
+fi
+is_uint "$min_time" && [ "$min_time" -ge 1 ] || die "--min-time=$min_time: expected a whole number of milliseconds"
+if [ -n "$jobs" ]; then is_uint "$jobs" && [ "$jobs" -ge 1 ] || die "--jobs=$jobs: expected a whole number, at least 1"
+else jobs=$(nproc 2> /dev/null || echo 2); fi
+need_tool() { # need_tool <command> <Debian package>
+  command -v "$1" > /dev/null 2>&1 || die "$1 not found: install Debian's $2 (apt-get install $2)"
+}
+need_tool git git
+need_tool python3 python3
+need_tool tar tar
+[ -f "$pd/series" ] || die "$pd/series is missing: is this sha256bench's contrib/?"
+analysis_opts=
+[ -z "$threshold" ] || analysis_opts="--threshold=$threshold"
+if [ "$ab" = yes ]; then
+  need_tool cmake cmake
+  need_tool c++ g++
+  # Core's CMake needs Boost's headers (always) and libevent (for bench_bitcoin).
+  printf '#include <boost/version.hpp>\nint main() { return 0; }\n' | c++ -x c++ -fsyntax-only - > /dev/null 2>&1 \
+    || die "Boost headers not found (Bitcoin Core's CMake needs them): install Debian's libboost-dev (apt-get install libboost-dev)"
+  printf '#include <event2/event.h>\nint main() { return 0; }\n' | c++ -x c++ -fsyntax-only - > /dev/null 2>&1 \
+    || die "libevent headers not found (Core's bench_bitcoin needs them): install Debian's libevent-dev (apt-get install libevent-dev)"
+  python3 "$script_dir/bench_compare.py" $analysis_opts --check-options || exit 2
+  case "$(uname -m)" in x86_64|amd64) ;; *) die "--ab measures x86-64 paths; this is $(uname -m)" ;; esac
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/core-patch.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+# ---- kernel files: the export step's, else stand-ins (loudly) ----
+if [ -z "$kernels" ]; then
+  if [ -f "$top/contrib/core-export.py" ]; then
+    kernels=$work/kernels
+    say "exporting the kernels: contrib/core-export.py --out=$kernels"
+    python3 "$top/contrib/core-export.py" --out="$kernels" > "$work/export.log" 2>&1 \
+      || { tail -5 "$work/export.log" >&2; die "contrib/core-export.py failed (its last lines above)"; }
+  fi
+elif [ -d "$kernels" ]; then
+  kernels=$(cd "$kernels" && pwd)
+else
+  die "--kernels=$kernels: no such directory"
+fi
+series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pd/series")
+standins=
+for k in $(printf '%s\n' "$series" | awk '{ for (i = 2; i <= NF; i++) print $i }'); do
+  if [ -n "$kernels" ] && [ -f "$kernels/$k" ]; then continue; fi
+  [ -f "$pd/stand-in/$k" ] || die "kernel file $k: neither the export step's output nor a stand-in has it"
+  standins="$standins $k"
+done
+for name in $(printf '%s\n' "$series" | awk '{ print $1 }'); do
+  [ -f "$pd/$name.patch" ] && [ -f "$pd/$name.msg" ] || die "series entry $name: $pd/$name.patch or .msg is missing"
+done
+if [ -n "$standins" ]; then
+  loud "STAND-IN KERNELS: no exported kernel for:$standins" \
+       "(contrib/core-export.py is missing or did not write them; --kernels=DIR names its output)." \
+       "The stand-ins make the glue compile and pass its tests, but they are as slow" \
+       "as Core's old paths or slower: this series is NOT for upstream, and its A/B" \
+       "measures nothing about the new kernels. Their commits say so in the subject."
+fi
+
+# ---- scratch copy of the Core tree, as a git repository ----
+tree=$work/tree
+mkdir -p "$tree" || die "cannot create $tree"
+if [ "$(git -C "$core" rev-parse --show-toplevel 2> /dev/null)" = "$core" ]; then
+  # A checkout: its files as they are (tracked, and untracked ones git does not ignore).
+  (cd "$core" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -C "$tree" -xf - \
+    || die "cannot copy $core (git ls-files | tar)"
+else
+  # An unpacked tarball: everything but build directories (those holding a CMakeCache.txt).
+  excl=$(set +f; cd "$core" && for d in */; do [ -f "$d/CMakeCache.txt" ] && printf -- '--exclude=./%s ' "${d%/}"; done)
+  # shellcheck disable=SC2086
+  (cd "$core" && tar $excl --exclude=./.git -cf - .) | tar -C "$tree" -xf - || die "cannot copy $core (tar)"
+fi
+g() { git -C "$tree" -c core.autocrlf=false -c user.name="$who_name" -c user.email="$who_email" "$@"; }
+who_name=$(git -C "$top" config user.name 2> /dev/null || true)
+who_email=$(git -C "$top" config user.email 2> /dev/null || true)
+if [ -z "$who_name" ] || [ -z "$who_email" ]; then
+  who_name=${who_name:-sha256bench}; who_email=${who_email:-sha256bench@localhost}
+  say "no git user.name/user.email configured: the patches are signed '$who_name <$who_email>' (set yours before sending them)"
+fi
+g init -q && g add -A && GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+  g commit -q --no-verify -m "base: $core" || die "cannot make a git repository of the scratch copy ($tree)"
+base=$(g rev-parse HEAD)
+
+# ---- the series ----
+# hunk_of <patch> <file> <line>: "hunk N (@@ ... @@)" of the hunk of <file> that starts at old <line>.
+hunk_of() {
+  awk -v f="$2" -v l="$3" '
+    /^diff --git / { in_f = ($3 == "a/" f); n = 0; next }
+    in_f && /^@@ / { n++; split($2, o, ","); if (substr(o[1], 2) + 0 == l + 0) { print "hunk " n " (" $1 " " $2 " " $3 " " $4 ")"; exit } }
+  ' "$1"
+}
+subject_prefix=
+printf '%s\n' "$series" | while read -r name ks; do
+  p=$pd/$name.patch
+  if ! g apply --check "$p" 2> "$work/apply.err"; then
+    where=$(sed -n 's/^error: patch failed: \(.*\):\([0-9]*\)$/\1 \2/p' "$work/apply.err" | head -1)
+    if [ -n "$where" ]; then
+      f=${where% *}; l=${where##* }
+      h=$(hunk_of "$p" "$f" "$l")
+      echo "$me: contrib/core-patch/$name.patch does not apply to $core: $f, ${h:-the hunk at line $l}" >&2
+    else
+      echo "$me: contrib/core-patch/$name.patch does not apply to $core: $(grep . "$work/apply.err" | head -1 | sed 's/^error: //')" >&2
+    fi
+    sed 's/^/  git apply: /' "$work/apply.err" | head -6 >&2
+    echo "$me: nothing was written to --out; $core is untouched" >&2
+    exit 1
+  fi
+  g apply "$p" || { echo "$me: git apply $name.patch failed after its check passed" >&2; exit 2; }
+  stand=no
+  for k in $ks; do
+    mkdir -p "$tree/$(dirname "$k")"
+    if [ -n "$kernels" ] && [ -f "$kernels/$k" ]; then cp "$kernels/$k" "$tree/$k"
+    else cp "$pd/stand-in/$k" "$tree/$k"; stand=yes; fi
+  done
+  msg=$work/$name.msg
+  if [ -f "$pd/$name.measured.md" ]; then measured=$pd/$name.measured.md
+  else
+    measured=$work/unmeasured
+    printf '%s\n' "Measured: not yet (contrib/core-patch.sh --ab, recorded in" \
+      "sha256bench's contrib/core-patch/$name.measured.md; see its doc/upstream.md)." > "$measured"
+  fi
+  awk -v m="$measured" -v s="$stand" '
+    NR == 1 && s == "yes" { print "[STAND-IN KERNEL, NOT FOR UPSTREAM] " $0; next }
+    $0 == "@MEASURED@" { while ((getline line < m) > 0) print line; next }
+    { print }
+  ' "$pd/$name.msg" > "$msg"
+  g add -A && g commit -q --no-verify -F "$msg" || { echo "$me: cannot commit $name on the scratch copy" >&2; exit 2; }
+  [ -f "$pd/$name.measured.md" ] || echo "$me: note: $name's commit message has no measured table yet" >&2
+done
+rc=$?
+[ $rc -eq 0 ] || exit $rc
+head=$(g rev-parse HEAD)
+[ "$head" != "$base" ] || die "the series is empty"
+
+# ---- format-patch, proven to apply with git am to a copy of the base ----
+g format-patch -q -o "$work/series" "$base..$head" || die "git format-patch failed"
+git clone -q "$tree" "$work/verify" 2> "$work/verify.err" && git -C "$work/verify" checkout -q "$base" 2>> "$work/verify.err" \
+  || die "cannot clone the scratch repository to check the series ($(tail -1 "$work/verify.err"))"
+set +f
+patches=$(ls "$work"/series/*.patch 2> /dev/null)
+set -f
+[ -n "$patches" ] || die "git format-patch wrote no patch"
+# shellcheck disable=SC2086
+if ! git -C "$work/verify" -c user.name=check -c user.email=check@localhost am -q $patches > "$work/am.err" 2>&1; then
+  die "internal error: git am of the generated series failed on the base: $(head -1 "$work/am.err")"
+fi
+[ "$(git -C "$work/verify" rev-parse 'HEAD^{tree}')" = "$(g rev-parse "$head^{tree}")" ] \
+  || die "internal error: git am of the series gave another tree than the scratch copy's"
+mkdir -p "$out" || die "cannot create --out=$out"
+# shellcheck disable=SC2086
+cp $patches "$out/" || die "cannot write to --out=$out"
+say "series ($(echo $patches | wc -w) patches, git am-able onto $core) in $out:"
+for f in $patches; do echo "  $(basename "$f")"; done
+
+[ "$ab" = yes ] || exit 0
+
+# ---- --ab: Core unpatched and patched, each benchmark in its own process, ABBA ----
+[ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}/core
+mkdir -p "$cache" || die "cannot create the cache directory $cache"
+cache=$(cd "$cache" && pwd)
+. "$top/build-aux/progress.sh"
+PROGRESS_PREFIX="$me: "
+cmake_args="-DBUILD_BENCH=ON -DBUILD_TESTS=OFF -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TX=OFF -DBUILD_UTIL=OFF
+ -DBUILD_BITCOIN_BIN=OFF -DENABLE_WALLET=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_GUI=OFF -DENABLE_IPC=OFF -DWITH_ZMQ=OFF
+ -DENABLE_EXTERNAL_SIGNER=OFF -DWITH_CCACHE=OFF"
+compiler=$(c++ --version 2> /dev/null | head -1)
+cfg_key=$(printf '%s\n%s\n' "$cmake_args" "$compiler" | sha256sum | cut -c1-8)
+gen=
+command -v ninja > /dev/null 2>&1 && gen="-G Ninja"
+# build <commit> <BASE|HEAD>: sets bin.
+build() {
+  t=$(g rev-parse "$1^{tree}")
+  dir=$cache/$t-$cfg_key
+  bin=$dir/build/bin/bench_bitcoin
+  log=$dir/build.log
+  if [ -f "$dir/built" ] && [ -x "$bin" ]; then say "$2: cached build $dir"; return 0; fi
+  rm -rf "$dir"; mkdir -p "$dir/src" || die "cannot create $dir"
+  : > "$log"
+  say "$2: building Core in $dir (log: $log)"
+  g archive --format=tar "$1" | tar -x -C "$dir/src" || die "$2: cannot export the sources to $dir/src"
+  # shellcheck disable=SC2086
+  progress_run "$2 cmake configure" "$log" cmake -S "$dir/src" -B "$dir/build" $gen $cmake_args >&2 \
+    || die "$2: Core's CMake configure failed; log: $log"
+  progress_run "$2 build bench_bitcoin" "$log" cmake --build "$dir/build" -j"$jobs" --target bench_bitcoin >&2 \
+    || die "$2: Core's build failed; log: $log"
+  [ -x "$bin" ] || die "$2: the build finished but $bin is missing; log: $log"
+  : > "$dir/built"
+}
+build "$base" "BASE (unpatched)"
+base_bin=$bin
+build "$head" "HEAD (patched)"
+head_bin=$bin
+
+benches="SHA256D64_1024_AVX2 SHA256D64_1024_SHANI MerkleRoot"
+"$base_bin" -list > "$work/base.list" 2>&1 || die "BASE bench_bitcoin -list failed: $(tail -1 "$work/base.list")"
+"$head_bin" -list > "$work/head.list" 2>&1 || die "HEAD bench_bitcoin -list failed: $(tail -1 "$work/head.list")"
+for b in $benches; do
+  grep -qx "$b" "$work/base.list" || die "BASE bench_bitcoin has no benchmark $b"
+  grep -qx "$b" "$work/head.list" || die "HEAD bench_bitcoin has no benchmark $b"
+done
+head_only= cross=
+if grep -qx SHA256D64_1024_AVX512 "$work/head.list"; then
+  head_only=SHA256D64_1024_AVX512; cross=--cross=SHA256D64_1024_AVX512=SHA256D64_1024_AVX2
+fi
+ghz=$(c++ -O2 -o "$work/clock" "$pd/clock.cpp" 2> /dev/null && "$work/clock") || die "cannot build or run the clock probe ($pd/clock.cpp)"
+runs=$out/ab-runs
+raw=$runs/raw
+mkdir -p "$raw" || die "cannot create $raw"
+[ -n "$pairs" ] || pairs=8
+say "A/B: $pairs pairs; each of $benches${head_only:+ $head_only (HEAD only)} in its own process, -min-time=$min_time; core clock $ghz GHz"
+one() { # one <pair> <base|head> <bench>
+  if [ "$2" = base ]; then b=$base_bin; else b=$head_bin; fi
+  f=$raw/pair-$1-$2-$3
+  "$b" -filter="^$3\$" -min-time="$min_time" -output-json="$f.json" > "$f.out" 2>&1 \
+    || die "$2 bench_bitcoin failed on $3 in pair $1 (output: $f.out)"
+}
+t0=$(date +%s)
+i=1
+while [ $i -le "$pairs" ]; do
+  nn=$(printf '%02d' $i)
+  for b in $benches; do
+    if [ $((i % 2)) -eq 1 ]; then one "$nn" base "$b"; one "$nn" head "$b"; else one "$nn" head "$b"; one "$nn" base "$b"; fi
+  done
+  for b in $head_only; do one "$nn" head "$b"; done
+  for side in base head; do
+    if [ $side = base ]; then lbl="Core unpatched"; list=$benches; else lbl="Core patched"; list="$benches $head_only"; fi
+    files=
+    for b in $list; do files="$files $raw/pair-$nn-$side-$b.json"; done
+    # shellcheck disable=SC2086
+    python3 "$pd/core_bench_json.py" convert --side=$side --label="$lbl" --compiler="$compiler" --core-ghz="$ghz" \
+      --min-time="$min_time" $cross --out="$runs/pair-$nn-$side.json" $files || exit 2
+  done
+  say "... pair $i of $pairs done ($(( $(date +%s) - t0 )) s)"
+  i=$((i + 1))
+done
+python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="Core unpatched" --head-label="Core + series" \
+  --json="$runs/compare.json" "$runs" > "$out/ab.md"
+rc=$?
+[ $rc -le 1 ] || exit 2
+{ echo; python3 "$pd/core_bench_json.py" cycles "$runs/compare.json" "$ghz"; } >> "$out/ab.md" || exit 2
+[ -z "$standins" ] || printf '\n**Stand-in kernels (%s): these rows measure the stand-ins, not the new kernels.**\n' "${standins# }" >> "$out/ab.md"
+cat "$out/ab.md"
+say "table: $out/ab.md; runs: $runs"
+exit 0

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+// core_check: Bitcoin Core with sha256bench's patch series, checked through
+// Core's own API only (SHA256AutoDetect, SHA256D64, CSHA256, ComputeMerkleRoot)
+// against this project's oracles: the textbook SHA-256 of
+// src/test/util/reference.h, the NIST CAVP files (src/test/util/nist.cpp) and
+// the mainnet blocks of src/test/util/mainnet_blocks.h.
+//
+// Compiled with Core's include paths (its src/ and its build's src/) and
+// linked against the patched libbitcoin_consensus.a and libbitcoin_crypto.a;
+// the project's code it uses comes in through headers of standard types only.
+// Run by ci/core-patch.sh natively and under qemu-x86_64 CPU models.
+//
+//   core_check --built=LIST [--nist-dir=DIR] [--quick] [--no-xinuse]
+//
+// LIST: the x86 kernels Core's CMake compiled in, a comma-separated subset of
+// sse41,avx2,avx512,shani (its HAVE_* results); with this program's own CPUID
+// and XCR0 reading it gives the name SHA256AutoDetect must return for every
+// implementation mask. One line per check, "PASS ..." or "FAIL ...", then
+// "core_check: N passed, M failed". Exit 0 only with no failure.
+
+#include <consensus/merkle.h>
+#include <crypto/sha256.h>
+#include <uint256.h>
+
+#include "../../../src/test/util/mainnet_blocks.h"
+#include "../../../src/test/util/nist.h"
+#include "core_check_project.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+namespace {
+
+int g_passed = 0;
+int g_failed = 0;
+
+void Report(bool ok, const std::string& what, const std::string& why = "")
+{
+    if (ok) {
+        ++g_passed;
+        std::printf("PASS %s\n", what.c_str());
+    } else {
+        ++g_failed;
+        std::printf("FAIL %s%s%s\n", what.c_str(), why.empty() ? "" : ": ", why.c_str());
+    }
+    std::fflush(stdout);
+}
+
+std::string Hex(const unsigned char* p, size_t n)
+{
+    static const char* digits = "0123456789abcdef";
+    std::string s;
+    for (size_t i = 0; i < n; ++i) {
+        s += digits[p[i] >> 4];
+        s += digits[p[i] & 15];
+    }
+    return s;
+}
+
+// splitmix64: reproducible data without Core's or the project's RNG.
+struct Rng {
+    uint64_t state;
+    uint64_t Next()
+    {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    void Fill(unsigned char* p, size_t n)
+    {
+        for (size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(Next() >> 56);
+    }
+};
+
+// What this CPU and OS offer, read here (not through Core).
+struct Cpu {
+    bool sse41{false}, xsave{false}, avx{false}, avx2{false}, shani{false}, avx512fvl{false};
+    uint32_t xcr0{0};
+};
+
+Cpu ReadCpu()
+{
+    Cpu c;
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, cx, d;
+    if (__get_cpuid(1, &a, &b, &cx, &d)) {
+        c.sse41 = (cx >> 19) & 1;
+        c.xsave = (cx >> 27) & 1;
+        c.avx = (cx >> 28) & 1;
+    }
+    if (__get_cpuid_max(0, nullptr) >= 7) {
+        __cpuid_count(7, 0, a, b, cx, d);
+        c.avx2 = (b >> 5) & 1;
+        c.shani = (b >> 29) & 1;
+        c.avx512fvl = ((b >> 16) & 1) && ((b >> 31) & 1);
+    }
+    if (c.xsave && c.avx) {
+        uint32_t lo, hi;
+        __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        c.xcr0 = lo;
+    }
+#endif
+    return c;
+}
+
+struct Built {
+    bool sse41{false}, avx2{false}, avx512{false}, shani{false};
+};
+
+// The name the patched SHA256AutoDetect must return for `use` on this CPU:
+// SHA-NI (1, 2 and 4 ways) replaces everything else where the CPU has it;
+// otherwise SSE4 (1 way), SSE4.1 (4 ways), AVX2 (8 ways), AVX-512 (16 ways),
+// each where the CPU, the OS's XCR0 and the build allow it.
+std::string Expected(const Cpu& cpu, const Built& built, unsigned use)
+{
+    using namespace sha256_implementation;
+    const bool sse4 = (use & USE_SSE4) && cpu.sse41;
+    if (sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani) return "x86_shani(1way,2way,4way)";
+    if (!sse4) return "standard";
+    std::string s = "sse4(1way)";
+    if (built.sse41) s += ",sse41(4way)";
+    const bool ymm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0x06) == 0x06;
+    const bool zmm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0xe6) == 0xe6;
+    if ((use & USE_AVX2) && cpu.avx2 && ymm && built.avx2) s += ",avx2(8way)";
+    if ((use & USE_AVX512) && cpu.avx512fvl && zmm && built.avx512) s += ",avx512(16way)";
+    return s;
+}
+
+struct Mode {
+    const char* name;
+    sha256_implementation::UseImplementation use;
+};
+
+const Mode MODES[] = {
+    {"STANDARD", sha256_implementation::STANDARD},
+    {"USE_SSE4", sha256_implementation::USE_SSE4},
+    {"USE_SSE4_AND_AVX2", sha256_implementation::USE_SSE4_AND_AVX2},
+    {"USE_SSE4_AND_SHANI", sha256_implementation::USE_SSE4_AND_SHANI},
+    {"USE_SSE4_AND_AVX512", sha256_implementation::USE_SSE4_AND_AVX512},
+    {"USE_ALL", sha256_implementation::USE_ALL},
+};
+
+std::array<unsigned char, 32> RefD64(const unsigned char* in64)
+{
+    const auto first = project::ReferenceSha256(in64, 64);
+    return project::ReferenceSha256(first.data(), 32);
+}
+
+// SHA256D64 for 0..70 inputs (every tail after every width's loop), aligned,
+// misaligned and in place, with guard bytes around the output.
+void CheckD64(const std::string& label, Rng& rng, bool quick)
+{
+    const size_t max_n = 70;
+    std::string why;
+    size_t cases = 0;
+    struct Layout {
+        size_t in_off, out_off;
+        bool in_place;
+    };
+    const Layout layouts[] = {{0, 0, false}, {1, 3, false}, {5, 0, false}, {0, 0, true}, {7, 7, true}};
+    for (size_t n = 0; n <= max_n && why.empty(); ++n) {
+        if (quick && n > 20 && n != 31 && n != 32 && n != 33 && n != 47 && n != max_n) continue;
+        std::vector<unsigned char> msg(64 * n);
+        rng.Fill(msg.data(), msg.size());
+        if (n == 16) std::fill(msg.begin(), msg.end(), 0xff);
+        std::vector<unsigned char> expect(32 * n);
+        for (size_t i = 0; i < n; ++i) {
+            const auto d = RefD64(msg.data() + 64 * i);
+            std::copy(d.begin(), d.end(), expect.begin() + 32 * i);
+        }
+        for (const Layout& l : layouts) {
+            const size_t guard = 16;
+            std::vector<unsigned char> inbuf(64 * n + 2 * guard + 8), outbuf(32 * n + 2 * guard + 8, 0xa5);
+            unsigned char* in = inbuf.data() + guard + l.in_off;
+            std::copy(msg.begin(), msg.end(), in);
+            unsigned char* out = l.in_place ? in : outbuf.data() + guard + l.out_off;
+            std::vector<unsigned char> before = l.in_place ? inbuf : outbuf;
+            SHA256D64(out, in, n);
+            ++cases;
+            const std::vector<unsigned char>& after = l.in_place ? inbuf : outbuf;
+            const size_t off = static_cast<size_t>(out - after.data());
+            if (!std::equal(expect.begin(), expect.end(), out)) {
+                size_t bad = 0;
+                while (bad < n && std::equal(expect.begin() + 32 * bad, expect.begin() + 32 * bad + 32, out + 32 * bad)) ++bad;
+                why = "input " + std::to_string(bad) + " of " + std::to_string(n) + " (in +" + std::to_string(l.in_off) + ", out +" + std::to_string(l.out_off) +
+                      (l.in_place ? ", in place" : "") + "): wrong hash";
+                break;
+            }
+            // SHA256D64 writes its 32 * n output bytes and nothing else.
+            for (size_t i = 0; i < after.size(); ++i) {
+                if (i >= off && i < off + 32 * n) continue;
+                if (after[i] != before[i]) {
+                    why = std::to_string(n) + " inputs: byte " + std::to_string(i) + " outside the output was written";
+                    break;
+                }
+            }
+            if (!why.empty()) break;
+        }
+    }
+    Report(why.empty(), label + ": SHA256D64 vs the project's reference, " + std::to_string(cases) +
+                            " cases (0.." + std::to_string(max_n) + " inputs; aligned, misaligned, in place)", why);
+}
+
+void CheckNist(const std::string& label, const std::string& dir, bool quick)
+{
+    for (const char* file : {"SHA256ShortMsg.rsp", "SHA256LongMsg.rsp"}) {
+        std::string why;
+        size_t n = 0;
+        try {
+            const auto vectors = nist::ReadMsgFile(dir + "/" + file);
+            for (const auto& v : vectors) {
+                if (quick && n >= 8 && std::string(file) == "SHA256LongMsg.rsp") break;
+                unsigned char d[32];
+                const size_t len = v.len_bits / 8;
+                CSHA256().Write(v.msg.data(), len).Finalize(d);
+                unsigned char d2[32];
+                CSHA256().Write(v.msg.data(), len / 3).Write(v.msg.data() + len / 3, len - len / 3).Finalize(d2);
+                if (!std::equal(d, d + 32, v.md.begin()) || !std::equal(d2, d2 + 32, v.md.begin())) {
+                    why = "Len = " + std::to_string(v.len_bits) + " (line " + std::to_string(v.line) + "): " + Hex(d, 32);
+                    break;
+                }
+                ++n;
+            }
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+        Report(why.empty(), label + ": CSHA256 vs NIST " + file + " (" + std::to_string(n) + " records, one and two writes)", why);
+    }
+    std::string why;
+    size_t n = 0;
+    try {
+        const auto monte = nist::ReadMonteFile(dir + "/SHA256Monte.rsp");
+        std::vector<unsigned char> seed = monte.seed;
+        for (const auto& checkpoint : monte.checkpoints) {
+            if (quick && n >= 10) break;
+            unsigned char md[3][32];
+            for (auto& m : md) std::copy(seed.begin(), seed.end(), m);
+            for (int i = 0; i < 1000; ++i) {
+                unsigned char next[32];
+                CSHA256().Write(md[0], 32).Write(md[1], 32).Write(md[2], 32).Finalize(next);
+                std::memmove(md[0], md[1], 64);
+                std::copy(next, next + 32, md[2]);
+            }
+            if (!std::equal(md[2], md[2] + 32, checkpoint.begin())) {
+                why = "COUNT = " + std::to_string(n) + ": " + Hex(md[2], 32);
+                break;
+            }
+            seed.assign(md[2], md[2] + 32);
+            ++n;
+        }
+    } catch (const std::exception& e) {
+        why = e.what();
+    }
+    Report(why.empty(), label + ": CSHA256 vs NIST SHA256Monte.rsp (" + std::to_string(n) + " checkpoints)", why);
+}
+
+// A 64-digit hex hash as Bitcoin displays it (last byte first). Not Core's
+// uint256::FromHex, which needs libbitcoin_util; the data is the project's and trusted.
+uint256 U(const std::string& hex)
+{
+    uint256 v;
+    auto nibble = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+    for (size_t i = 0; i < 32 && hex.size() == 64; ++i) {
+        v.data()[31 - i] = static_cast<unsigned char>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
+    }
+    return v;
+}
+
+// SHA256(SHA256(a || b)) with the project's reference: shares no code with Core.
+uint256 RefPair(const uint256& a, const uint256& b)
+{
+    unsigned char buf[64];
+    std::memcpy(buf, a.data(), 32);
+    std::memcpy(buf + 32, b.data(), 32);
+    const auto d = RefD64(buf);
+    uint256 out;
+    std::memcpy(out.data(), d.data(), 32);
+    return out;
+}
+
+void CheckMerkle(const std::string& label, Rng& rng)
+{
+    std::string why;
+    for (const auto& b : test::MainnetBlocks()) {
+        std::vector<uint256> txids;
+        for (const auto& t : b.txids) txids.push_back(U(t));
+        bool mutated = true;
+        const uint256 root = ComputeMerkleRoot(txids, &mutated);
+        if (root.GetHex() != b.merkle_root || mutated) {
+            why = "block " + std::to_string(b.height) + ": root " + root.GetHex() + (mutated ? " (mutated)" : "");
+            break;
+        }
+    }
+    Report(why.empty(), label + ": ComputeMerkleRoot of mainnet blocks 0, 170 and 100000 (src/test/util/mainnet_blocks.h)", why);
+    why.clear();
+    for (size_t n = 1; n <= 70 && why.empty(); ++n) {
+        std::vector<uint256> level(n);
+        for (auto& h : level) rng.Fill(h.data(), 32);
+        const uint256 got = ComputeMerkleRoot(level);
+        while (level.size() > 1) {
+            if (level.size() & 1) level.push_back(level.back());
+            std::vector<uint256> next;
+            for (size_t i = 0; i < level.size(); i += 2) next.push_back(RefPair(level[i], level[i + 1]));
+            level = next;
+        }
+        if (got != level[0]) why = std::to_string(n) + " leaves: " + got.GetHex() + ", reference " + level[0].GetHex();
+    }
+    Report(why.empty(), label + ": ComputeMerkleRoot of 1..70 random leaves vs the project's reference", why);
+}
+
+// XGETBV with ECX=1 (XINUSE): which register states are in use. Where the CPU
+// has it, after SHA256D64 the upper YMM (bit 2) and upper ZMM0-15 (bit 6)
+// states must be clean: a vector path that returns without VZEROUPPER slows
+// every legacy-SSE instruction after it (the SHA-NI and SSE4 paths among them).
+bool HaveXInUse(const Cpu& cpu)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (!cpu.xsave) return false;
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0, nullptr) < 0xd) return false;
+    __cpuid_count(0xd, 1, a, b, c, d);
+    return (a >> 2) & 1;
+#else
+    (void)cpu;
+    return false;
+#endif
+}
+
+void CheckUpperClean(const std::string& label, const Cpu& cpu)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    std::vector<unsigned char> buf(64 * 1024);
+    std::string why;
+    // Start clean, so that only this implementation's paths are judged.
+    if (cpu.avx) __asm__ volatile("vzeroupper");
+    for (const size_t n : {size_t{1024}, size_t{31}, size_t{1}}) {
+        SHA256D64(buf.data(), buf.data(), n);
+        uint32_t lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+        if (lo & 0x44) {
+            why = "after " + std::to_string(n) + " inputs XINUSE = 0x" + Hex(reinterpret_cast<unsigned char*>(&lo), 1) +
+                  " (upper YMM/ZMM state left in use: a missing VZEROUPPER)";
+            break;
+        }
+    }
+    Report(why.empty(), label + ": SHA256D64 returns with the upper vector state clean (XGETBV(1))", why);
+#else
+    (void)label;
+    (void)cpu;
+#endif
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Built built;
+    bool have_built = false, quick = false, xinuse = true;
+    std::string nist_dir;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.rfind("--built=", 0) == 0) {
+            have_built = true;
+            std::string list = a.substr(8) + ",";
+            for (size_t p; (p = list.find(',')) != std::string::npos; list.erase(0, p + 1)) {
+                const std::string k = list.substr(0, p);
+                if (k == "sse41") built.sse41 = true;
+                else if (k == "avx2") built.avx2 = true;
+                else if (k == "avx512") built.avx512 = true;
+                else if (k == "shani") built.shani = true;
+                else if (!k.empty()) {
+                    std::fprintf(stderr, "core_check: --built: unknown kernel '%s' (expected sse41, avx2, avx512, shani)\n", k.c_str());
+                    return 2;
+                }
+            }
+        } else if (a.rfind("--nist-dir=", 0) == 0) {
+            nist_dir = a.substr(11);
+        } else if (a == "--no-xinuse") {
+            xinuse = false; // qemu-user does not implement XGETBV with ECX=1
+        } else if (a == "--quick") {
+            quick = true;
+        } else {
+            std::fprintf(stderr, "core_check: unknown argument '%s' (usage: core_check --built=LIST [--nist-dir=DIR] [--quick] [--no-xinuse])\n", a.c_str());
+            return 2;
+        }
+    }
+    if (!have_built) {
+        std::fprintf(stderr, "core_check: --built=LIST is required (the HAVE_* kernels of Core's CMake)\n");
+        return 2;
+    }
+    if (nist_dir.empty()) nist_dir = nist::VectorsDir();
+
+    const Cpu cpu = ReadCpu();
+    std::printf("core_check: CPU sse4.1=%d avx=%d avx2=%d sha-ni=%d avx512f+vl=%d xcr0=0x%x\n", cpu.sse41, cpu.avx, cpu.avx2,
+                cpu.shani, cpu.avx512fvl, unsigned(cpu.xcr0));
+    Rng rng{0x5eed2025u};
+    for (const Mode& m : MODES) {
+        const std::string got = SHA256AutoDetect(m.use);
+        const std::string want = Expected(cpu, built, m.use);
+        const std::string label = std::string(m.name) + " [" + got + "]";
+        Report(got == want, std::string("SHA256AutoDetect(") + m.name + ") = '" + got + "'", "expected '" + want + "'");
+        CheckD64(label, rng, quick);
+        if (xinuse && HaveXInUse(cpu)) CheckUpperClean(label, cpu);
+        if (nist_dir.empty()) {
+            Report(false, label + ": NIST vectors", nist::MissingVectorsHelp(nist_dir));
+        } else {
+            CheckNist(label, nist_dir, quick);
+        }
+        CheckMerkle(label, rng);
+    }
+    // The patched default must name the new paths where this CPU has them.
+    const std::string def = SHA256AutoDetect();
+    if (cpu.shani && built.shani && built.sse41) {
+        Report(def.find("4way)") != std::string::npos && def.rfind("x86_shani", 0) == 0, "default names SHA-NI 4-way: '" + def + "'");
+    }
+    if (cpu.avx512fvl && (cpu.xcr0 & 0xe6) == 0xe6 && cpu.sse41 && built.avx512) {
+        const std::string forced = SHA256AutoDetect(sha256_implementation::USE_SSE4_AND_AVX512);
+        Report(forced.find("avx512(16way)") != std::string::npos, "USE_SSE4_AND_AVX512 names AVX-512 16-way: '" + forced + "'");
+    }
+    SHA256AutoDetect();
+    std::printf("core_check: %d passed, %d failed\n", g_passed, g_failed);
+    return g_failed ? 1 : 0;
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Bitcoin Core's bench_bitcoin -output-json (nanobench's JSON template) to this
+project's results schema (sha256bench-results version 1), so that
+contrib/bench_compare.py, the engine of contrib/bench-compare.sh, compares
+Core unpatched and patched the same way it compares two revisions of ours.
+
+  core_bench_json.py convert --side=base|head --label=S --compiler=S --core-ghz=X
+                     [--cross=NEW=OLD ...] [--min-time=MS] --out=FILE CORE.json...
+  core_bench_json.py cycles COMPARE.json GHZ
+
+convert: one row per benchmark in the CORE.json files (one file per process:
+contrib/core-patch.sh runs every benchmark in a process of its own), named
+"<benchmark> (ns/<unit>)" with median_ns = nanobench's median(elapsed) per
+unit (median(elapsed) / batch). --cross=NEW=OLD adds a row "NEW vs OLD": HEAD's NEW against BASE's OLD
+(e.g. the patched AVX-512 path against unpatched Core's AVX2 path, which has no
+AVX-512 row).
+cycles: the table of compare.json (bench_compare.py --json) in core cycles at
+GHZ: per 64-byte input for the SHA256D64 rows (ns/byte x 64), per unit otherwise.
+Errors: one line on stderr, exit 2.
+"""
+import json
+import os
+import platform
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from sha256bench_results import ResultsError  # noqa: E402
+
+TABLE = "Core bench_bitcoin"
+
+
+def split_name(full):
+    """'SHA256D64_1024_SHANI using the 'x86_shani(1way,2way)' SHA256 implementation' -> (bench, impl)."""
+    marker = " using the '"
+    if marker in full:
+        bench, rest = full.split(marker, 1)
+        return bench, rest.split("'", 1)[0]
+    return full, "auto"
+
+
+def read_core(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, UnicodeDecodeError) as e:
+        raise ResultsError(f"cannot read {path}: {e}")
+    except ValueError as e:
+        raise ResultsError(f"{path} is not valid JSON (bench_bitcoin -output-json): {e}")
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if not isinstance(results, list) or not results:
+        raise ResultsError(f"{path}: no 'results' list (is it bench_bitcoin -output-json output?)")
+    rows = []
+    for i, r in enumerate(results):
+        try:
+            # median(elapsed) is seconds per iteration; an iteration is `batch` units.
+            sec = float(r["median(elapsed)"]) / float(r.get("batch") or 1)
+            unit = str(r.get("unit") or "op")
+            name = str(r["name"])
+        except (KeyError, TypeError, ValueError):
+            raise ResultsError(f"{path}: results[{i}] has no usable name/median(elapsed)")
+        if not sec > 0:
+            raise ResultsError(f"{path}: results[{i}] ({name}) has median(elapsed) {sec}")
+        bench, impl = split_name(name)
+        rows.append({"bench": bench, "impl": impl, "unit": unit, "ns": sec * 1e9})
+    return rows
+
+
+def machine(core_ghz):
+    cpu, fam, model, step, flags = "unknown CPU", "?", "?", "?", []
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                k, v = k.strip(), v.strip()
+                if k == "model name" and cpu == "unknown CPU":
+                    cpu = v
+                elif k == "cpu family" and fam == "?":
+                    fam = v
+                elif k == "model" and model == "?":
+                    model = v
+                elif k == "stepping" and step == "?":
+                    step = v
+                elif k == "flags" and not flags:
+                    have = set(v.split())
+                    flags = [x for x in ("sse4_1", "avx2", "sha_ni", "avx512f", "avx512vl") if x in have]
+    except OSError:
+        pass
+    return {"cpu": cpu, "arch": platform.machine(), "family": fam, "model": model, "stepping": step,
+            "features": flags, "core_ghz": core_ghz, "tsc_ghz": "?"}
+
+
+def convert(argv):
+    side = label = compiler = out = None
+    core_ghz, min_time, crosses, files = None, None, [], []
+    for a in argv:
+        if a.startswith("--side="):
+            side = a.split("=", 1)[1]
+        elif a.startswith("--label="):
+            label = a.split("=", 1)[1]
+        elif a.startswith("--compiler="):
+            compiler = a.split("=", 1)[1]
+        elif a.startswith("--core-ghz="):
+            try:
+                core_ghz = round(float(a.split("=", 1)[1]), 3)
+            except ValueError:
+                raise ResultsError(f"{a}: expected a number of GHz")
+        elif a.startswith("--min-time="):
+            min_time = a.split("=", 1)[1]
+        elif a.startswith("--cross="):
+            spec = a.split("=", 1)[1]
+            if spec.count("=") != 1:
+                raise ResultsError(f"{a}: expected --cross=NEW=OLD")
+            crosses.append(tuple(spec.split("=")))
+        elif a.startswith("--out="):
+            out = a.split("=", 1)[1]
+        elif a.startswith("-"):
+            raise ResultsError(f"unknown option {a}")
+        else:
+            files.append(a)
+    if side not in ("base", "head") or not out or not files:
+        raise ResultsError("usage: core_bench_json.py convert --side=base|head --out=FILE CORE.json...")
+    rows, seen = [], set()
+    for path in files:
+        for r in read_core(path):
+            if r["bench"] in seen:
+                raise ResultsError(f"{path}: {r['bench']} appears twice in one side's runs")
+            seen.add(r["bench"])
+            rows.append(r)
+    results = []
+    for r in rows:
+        results.append({"table": TABLE, "name": f"{r['bench']} (ns/{r['unit']})", "impl": r["impl"], "family": "core",
+                        "status": "ok", "median_ns": r["ns"], "mb_per_s": 1e3 / r["ns"], "unit": r["unit"]})
+        for new, old in crosses:
+            if r["bench"] == (new if side == "head" else old):
+                results.append({"table": TABLE, "name": f"{new} vs {old} (ns/{r['unit']})", "impl": r["impl"],
+                                "family": "core", "status": "ok", "median_ns": r["ns"], "mb_per_s": 1e3 / r["ns"],
+                                "unit": r["unit"]})
+    impls = []
+    for r in rows:
+        if {"family": "core", "name": r["impl"]} not in impls:
+            impls.append({"family": "core", "name": r["impl"]})
+    opts = {"process": "one benchmark per process"}
+    if min_time:
+        opts["min-time"] = min_time
+    doc = {"schema": "sha256bench-results", "version": 1, "mode": "measured", "commit": label or side,
+           "build": {"compiler": compiler or "unknown compiler"}, "machine": machine(core_ghz),
+           "options": opts, "implementations": impls, "results": results}
+    try:
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise ResultsError(f"cannot write {out}: {e}")
+    return 0
+
+
+def cycles(argv):
+    if len(argv) != 2:
+        raise ResultsError("usage: core_bench_json.py cycles COMPARE.json GHZ")
+    try:
+        with open(argv[0], encoding="utf-8") as f:
+            doc = json.load(f)
+        ghz = float(argv[1])
+    except (OSError, ValueError) as e:
+        raise ResultsError(f"cannot read {argv[0]} or GHz '{argv[1]}': {e}")
+    print(f"In core cycles at {ghz:.2f} GHz (the core clock while a chain of dependent adds runs, "
+          "contrib/core-patch/clock.cpp):")
+    print()
+    print("| benchmark | BASE cycles | HEAD cycles | HEAD/BASE |")
+    print("|---|---:|---:|---:|")
+    for r in doc.get("rows", []):
+        name = r["name"]
+        per, mult = name.rsplit("(ns/", 1)[-1].rstrip(")"), 1
+        if name.startswith("SHA256D64") and per == "byte":
+            per, mult = "64-byte input", 64
+        b, h = r["base_median_ns"] * ghz * mult, r["head_median_ns"] * ghz * mult
+        print(f"| {name.rsplit(' (ns/', 1)[0]} | {b:.1f} per {per} | {h:.1f} per {per} | {h / b:.3f}x |")
+    return 0
+
+
+def main(argv):
+    if argv and argv[0] == "convert":
+        return convert(argv[1:])
+    if argv and argv[0] == "cycles":
+        return cycles(argv[1:])
+    raise ResultsError("usage: core_bench_json.py convert ... | cycles COMPARE.json GHZ (see its header)")
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except ResultsError as e:
+        print(f"core_bench_json: {e}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.exit(130)
