@@ -167,6 +167,10 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
             r.cycles_per_byte = r.cycles_per_op / double(b.bytes_per_op);
             r.best_batch_cycles_per_byte = timing[i].best_ticks_per_op * clk.core_per_tick() / double(b.bytes_per_op);
             if (b.units_per_op > 0) r.cycles_per_unit = r.cycles_per_op / double(b.units_per_op);
+            if (b.units_per_op > 0 && b.sha_rnds2_per_unit > 0 && clk.rnds2_interval > 0 && r.cycles_per_unit > 0) {
+                r.have_floor = true;
+                r.floor_pct = b.sha_rnds2_per_unit * clk.rnds2_interval / r.cycles_per_unit * 100;
+            }
         }
         r.threads = threads;
         if (threads > 1 && !timing[i].aggregate_ns_per_op.empty()) {
@@ -327,6 +331,17 @@ int RunAll(const Options& opts)
     info.machine = DescribeMachine(MeasureClock());
     info.build = DescribeBuild();
     info.notes = AllNotes();
+    if (info.machine.clock.rnds2_latency > 0) {
+        // One message is a chain: 64 rounds = 32 dependent sha256rnds2 per block.
+        const ClockCalibration& c = info.machine.clock;
+        char line[320];
+        std::snprintf(line, sizeof(line),
+                      "sha256rnds2 latency %.2f core cycles -> 32 x %.2f / 64 = %.3f cycles/byte for one message; "
+                      "the SHA unit takes one every %.2f cycles (12 independent chains), so a row's floor is its "
+                      "sha256rnds2 x %.2f (floor%% = that / its cycles)",
+                      c.rnds2_latency, c.rnds2_latency, 32 * c.rnds2_latency / 64, c.rnds2_interval, c.rnds2_interval);
+        info.notes.push_back({"SHA-NI floor", line, ""});
+    }
     info.impls = AllImplementations();
     WriteMarkdownHeader(stdout, info);
 

@@ -27,6 +27,10 @@ struct Bench {
     //! Every row of a table names the same unit, or none does.
     std::string unit;
     uint64_t units_per_op{0}; //!< how many `unit`s one op hashes (> 0 when `unit` is set)
+    //! For rows that run SHA-NI code: the sha256rnds2 one unit takes (96 for a
+    //! D64 input: three blocks of 32). Times the SHA unit's issue interval that
+    //! is the row's floor; the table's floor% column says how close it runs.
+    double sha_rnds2_per_unit{0};
     bool baseline{false};     //!< the 100% row of its table
     std::string not_run;      //!< non-empty: why the row is never executed ("build with ...")
     std::function<void()> setup;            //!< before each timed slice (e.g. select the transform)
@@ -37,6 +41,11 @@ struct Bench {
     //! measured on one thread only.
     std::function<std::function<void(uint64_t ops)>()> make_run;
 };
+
+//! SHA-256 blocks of a message of `len` bytes, its padding included.
+inline uint64_t ShaBlocks(uint64_t len) { return len / 64 + (len % 64 < 56 ? 1 : 2); }
+//! The sha256rnds2 of a double SHA-256 of `len` bytes: 32 a block, and one block for the second hash.
+inline double DoubleShaRnds2(uint64_t len) { return 32.0 * double(ShaBlocks(len) + 1); }
 
 //! Keeps a result the compiler could otherwise drop (a run whose output nobody reads).
 inline void Keep(const void* p)
@@ -158,6 +167,8 @@ struct Result {
     double cycles_per_op{0}, cycles_per_byte{0};
     double best_batch_cycles_per_byte{0};
     double cycles_per_unit{0};       //!< cycles_per_op / units_per_op, when the row has a unit
+    bool have_floor{false};          //!< floor_pct is meaningful (a SHA-NI row, the SHA unit measured)
+    double floor_pct{0};             //!< sha_rnds2_per_unit x rnds2 interval / cycles_per_unit, in %
     bool have_speed{false};          //!< speed_pct is meaningful (the baseline ran)
     double speed_pct{0};
     int threads{1};                  //!< with -threads=N > 1: N, and the figures below

@@ -19,20 +19,21 @@ struct ClockCalibration {
     double tsc_hz{0};              //!< TSC ticks per second
     double core_hz{0};             //!< core cycles per second while running a dependent add chain
     double core_per_tick() const { return tsc_hz > 0 ? core_hz / tsc_hz : 0; }
+    //! The SHA unit, in core cycles (0: no SHA-NI, or not x86): the latency of
+    //! a sha256rnds2 that waits on the previous one, and the interval at which
+    //! it takes independent ones (12 chains, more than any unit overlaps).
+    double rnds2_latency{0};
+    double rnds2_interval{0};
 };
 
 //! Measures the TSC against the wall clock and the core clock against the TSC:
 //! a chain of dependent 1-cycle adds runs at exactly one add per core cycle.
+//! On a CPU with SHA-NI, also the SHA unit's latency and issue interval.
 //! (Batch sizing of a benchmark is a different thing: bench.cpp's SizeBatches.)
 ClockCalibration MeasureClock();
 
 //! One line on how MeasureClock() got its figures, for the JSON.
 const char* ClockMethod();
-
-//! Dependent latency of sha256rnds2 in core cycles: a chain of them timed
-//! against a chain of as many dependent adds. Only call on a CPU with SHA-NI;
-//! returns 0 where it cannot be measured (not x86).
-double Sha256Rnds2Latency();
 
 } // namespace benchmark
 

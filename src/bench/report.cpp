@@ -121,11 +121,18 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& e
     // Tables whose op is a count of something (D64 inputs, transactions) add
     // cycles per one of them, the figure Bitcoin Core's reviewers compare.
     const std::string unit = t.rows.empty() ? "" : t.rows.front().bench->unit;
+    // Tables with SHA-NI rows add how close each runs to the SHA unit's floor.
+    bool floor = false;
+    for (const Result& r : t.rows) floor |= r.have_floor;
     std::string head = "| Impl | median | spread | MB/s | cycles/byte |";
     std::string rule = "|------|-------:|-------:|-----:|------------:|";
     if (!unit.empty()) {
         head += " cycles/" + unit + " |";
         rule += std::string(unit.size() + 8, '-') + ":|";
+    }
+    if (floor) {
+        head += " floor% |";
+        rule += "-------:|";
     }
     head += " speed% | best cyc/B |";
     rule += "-------:|-----------:|";
@@ -141,12 +148,13 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& e
                                       ? " - | - |"
                                       : " " + Fixed(r.aggregate_mb_per_s, 1) + " | " + Fixed(r.efficiency_pct, 1) + "% |";
         if (!r.measured()) {
-            std::fprintf(f, "| %s | - | - | - | - |%s %s | - |%s\n", impl, unit.empty() ? "" : " - |",
-                         NotRunText(r.reason).c_str(), extra.c_str());
+            std::fprintf(f, "| %s | - | - | - | - |%s%s %s | - |%s\n", impl, unit.empty() ? "" : " - |",
+                         floor ? " - |" : "", NotRunText(r.reason).c_str(), extra.c_str());
             continue;
         }
-        const std::string per_unit =
+        std::string per_unit =
             unit.empty() ? "" : " " + (r.have_cycles && r.bench->units_per_op > 0 ? Fixed(r.cycles_per_unit, 0) : "n/a") + " |";
+        if (floor) per_unit += " " + (r.have_floor ? Fixed(r.floor_pct, 1) + "%" : std::string("-")) + " |";
         std::fprintf(f, "| %s | %s | \xc2\xb1%s%% | %s | %s |%s %s | %s |%s%s\n", impl, FormatNs(r.median_ns).c_str(),
                      Fixed(r.spread_pct, 1).c_str(), Fixed(r.mb_per_s, 1).c_str(),
                      r.have_cycles ? Fixed(r.cycles_per_byte, 2).c_str() : "n/a", per_unit.c_str(),
@@ -162,7 +170,8 @@ std::string CsvText(const std::vector<TableResult>& tables)
 {
     std::string s = "table,name,impl,family,baseline,status,reason,bytes_per_op,rounds,median_ns,min_ns,max_ns,"
                     "spread_pct,mb_per_s,cycles_per_op,cycles_per_byte,speed_pct,best_batch_cycles_per_byte,samples_ns,"
-                    "threads,aggregate_mb_per_s,efficiency_pct,unit,units_per_op,cycles_per_unit\n";
+                    "threads,aggregate_mb_per_s,efficiency_pct,unit,units_per_op,cycles_per_unit,sha_rnds2_per_unit,"
+                    "floor_pct\n";
     for (const auto& t : tables) {
         for (const Result& r : t.rows) {
             const Bench& b = *r.bench;
@@ -171,8 +180,9 @@ std::string CsvText(const std::vector<TableResult>& tables)
                  std::to_string(b.bytes_per_op) + ",";
             // The row's unit (empty when it has none), then cycles per unit when measured.
             const std::string unit = CsvField(b.unit) + "," + (b.unit.empty() ? "" : std::to_string(b.units_per_op)) + ",";
+            const std::string rnds2 = b.sha_rnds2_per_unit > 0 ? Fixed(b.sha_rnds2_per_unit, 3) : "";
             if (!r.measured()) {
-                s += "0,,,,,,,,,,,,,," + unit + "\n";
+                s += "0,,,,,,,,,,,,,," + unit + "," + rnds2 + ",\n";
                 continue;
             }
             std::string samples;
@@ -189,7 +199,8 @@ std::string CsvText(const std::vector<TableResult>& tables)
             } else {
                 s += ",,,";
             }
-            s += unit + (r.have_cycles && b.units_per_op > 0 ? Fixed(r.cycles_per_unit, 1) : "") + "\n";
+            s += unit + (r.have_cycles && b.units_per_op > 0 ? Fixed(r.cycles_per_unit, 1) : "") + "," + rnds2 + "," +
+                 (r.have_floor ? Fixed(r.floor_pct, 2) : "") + "\n";
         }
     }
     return s;
@@ -215,6 +226,9 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     machine["features"] = m.features;
     machine["features_detected"] = m.features_detected;
     machine["core_ghz"] = m.clock.core_hz > 0 ? Json(Round(m.clock.core_hz / 1e9, 4)) : Json(nullptr);
+    machine["sha256rnds2_latency_cycles"] = m.clock.rnds2_latency > 0 ? Json(Round(m.clock.rnds2_latency, 3)) : Json(nullptr);
+    machine["sha256rnds2_interval_cycles"] =
+        m.clock.rnds2_interval > 0 ? Json(Round(m.clock.rnds2_interval, 3)) : Json(nullptr);
     machine["tsc_ghz"] = m.clock.tsc_hz > 0 ? Json(Round(m.clock.tsc_hz / 1e9, 4)) : Json(nullptr);
     machine["clock_method"] = m.clock_method;
     machine["emulated"] = m.emulated.empty() ? Json(nullptr) : Json(m.emulated);
@@ -267,6 +281,7 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                 row["unit"] = b.unit;
                 row["units_per_op"] = b.units_per_op;
             }
+            if (b.sha_rnds2_per_unit > 0) row["sha_rnds2_per_unit"] = Round(b.sha_rnds2_per_unit, 3);
             if (r.measured()) {
                 Json samples = Json::array();
                 for (double x : r.samples_ns) samples.push_back(Round(x, 3));
@@ -282,6 +297,7 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                     row["cycles_per_unit"] =
                         r.have_cycles && b.units_per_op > 0 ? Json(Round(r.cycles_per_unit, 1)) : Json(nullptr);
                 }
+                if (b.sha_rnds2_per_unit > 0) row["floor_pct"] = r.have_floor ? Json(Round(r.floor_pct, 2)) : Json(nullptr);
                 row["speed_pct"] = r.have_speed ? Json(Round(r.speed_pct, 3)) : Json(nullptr);
                 row["best_batch_cycles_per_byte"] =
                     r.have_cycles ? Json(Round(r.best_batch_cycles_per_byte, 4)) : Json(nullptr);

@@ -148,11 +148,13 @@ const char* const RORX_REASON = "build with CPPFLAGS=-DBENCH_RORX";
 
 // A double SHA-256 table also gives cycles per hash: the SHA-NI latency floor
 // (doc/d64.md) is counted per hash, not per byte.
-void SetUnit(benchmark::Bench& b, const Size& sz)
+// needs: the row's CPU features (a SHA-NI row gets its sha256rnds2 per hash).
+void SetUnit(benchmark::Bench& b, const Size& sz, uint32_t needs)
 {
     if (sz.double_sha) {
         b.unit = "hash";
         b.units_per_op = 1;
+        if (needs & cpu::SHANI) b.sha_rnds2_per_unit = benchmark::DoubleShaRnds2(sz.bytes);
     }
 }
 
@@ -173,7 +175,7 @@ void Rows(std::vector<benchmark::Bench>& out)
             b.impl = impl.name;
             b.family = "transform";
             b.bytes_per_op = sz.bytes;
-            SetUnit(b, sz);
+            SetUnit(b, sz, impl.needs_mask);
             b.baseline = &impl == base;
             if (!impl.supported) {
                 b.not_run = impl.why_not;
@@ -211,7 +213,7 @@ void Rows(std::vector<benchmark::Bench>& out)
         ref.impl = "openssl";
         ref.family = "reference";
         ref.bytes_per_op = sz.bytes;
-        SetUnit(ref, sz);
+        SetUnit(ref, sz, 0); // OpenSSL's path is its own choice
 #ifdef HAVE_OPENSSL_REFERENCE
         auto result = std::make_shared<std::string>(32, '\0');
         ref.run = [sz, result](uint64_t ops) {
@@ -247,15 +249,6 @@ void Notes(std::vector<benchmark::Note>& out)
 {
     out.push_back({"Selected transform (AutoDetect)", sha256::AutoDetect(), ""});
     out.push_back({"OpenSSL reference", OpenSslDescription(), "openssl"});
-    if (cpu::Features() & cpu::SHANI) {
-        // The floor for one message: 64 rounds = 32 dependent sha256rnds2 per 64-byte block.
-        const double lat = benchmark::Sha256Rnds2Latency();
-        char line[200];
-        std::snprintf(line, sizeof(line),
-                      "sha256rnds2 latency %.2f core cycles -> 32 x %.2f / 64 = %.3f cycles/byte for one message "
-                      "(compare the rows that use SHA-NI)", lat, lat, 32 * lat / 64);
-        out.push_back({"SHA-NI floor", line, ""});
-    }
     if (!BenchRorx()) {
         std::string gated;
         for (const auto& impl : sha256::Implementations()) {

@@ -21,6 +21,7 @@ namespace {
 
 constexpr size_t D64_INPUTS = 1024;
 constexpr size_t MERKLE_LEAVES = 9001;
+constexpr double D64_RNDS2 = 96; // an input: its block, the padding block and the second hash's block
 
 std::vector<unsigned char> Pseudorandom(size_t n, uint32_t seed)
 {
@@ -83,6 +84,7 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.bytes_per_op = 64 * D64_INPUTS; // an op is one call
         b.unit = "input";
         b.units_per_op = D64_INPUTS;
+        if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = D64_RNDS2;
         b.baseline = impl.name == base;
         b.not_run = NotRun(impl);
         const std::string name = impl.name;
@@ -124,7 +126,9 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.units_per_op = inputs;
         b.baseline = label == base;
         for (const auto& impl : impls) {
-            if (impl.name == name) b.not_run = NotRun(impl);
+            if (impl.name != name) continue;
+            b.not_run = NotRun(impl);
+            if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = D64_RNDS2;
         }
         const std::string row = name;
         auto last = std::make_shared<uint256>();
@@ -180,6 +184,7 @@ void Rows(std::vector<benchmark::Bench>& out)
             b.bytes_per_op = f.len;
             b.unit = "hash";
             b.units_per_op = 1;
+            if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = benchmark::DoubleShaRnds2(f.len);
             b.not_run = NotRun(impl);
             const sha256::DoubleFn fn = f.len == 32 ? impl.double32 : f.len == 64 ? impl.double64 : impl.double80;
             auto last = std::make_shared<std::string>(32, '\0');

@@ -68,6 +68,11 @@ def check_json(path, rounds=None, mode=None, emulated=None):
         for key in ("family", "model", "stepping"):
             need(isinstance(m[key], int), f"machine.{key} is {m[key]!r} on x86_64")
     need(isinstance(m.get("features"), list), "machine.features is not a list")
+    # The SHA unit: both figures or neither (not measured without SHA-NI).
+    lat, ivl = m.get("sha256rnds2_latency_cycles", "missing"), m.get("sha256rnds2_interval_cycles", "missing")
+    need((lat is None and ivl is None) or (isinstance(lat, (int, float)) and isinstance(ivl, (int, float))
+                                           and 0.3 < ivl <= lat < 40),
+         f"machine: sha256rnds2 latency {lat!r}, interval {ivl!r}")
     need("emulated" in m and (m["emulated"] is None or (isinstance(m["emulated"], str) and m["emulated"])),
          f"machine.emulated is {m.get('emulated', 'missing')!r}: expected null or the reason")
     if emulated is not None:
@@ -132,7 +137,14 @@ def check_json(path, rounds=None, mode=None, emulated=None):
             if "unit" in r:
                 need(close(number(r, "cycles_per_unit"), r["cycles_per_op"] / r["units_per_op"], rel=1e-2),
                      f"{r['name']}: cycles_per_unit is not cycles_per_op / units_per_op")
+            # floor% = the row's sha256rnds2 per unit x the unit's issue interval / its cycles per unit.
+            if "sha_rnds2_per_unit" in r and ivl:
+                need(close(number(r, "floor_pct"), r["sha_rnds2_per_unit"] * ivl / r["cycles_per_unit"] * 100, rel=2e-2),
+                     f"{r['name']}: floor_pct is not sha_rnds2_per_unit x interval / cycles_per_unit")
         need("cycles_per_unit" not in r or "unit" in r, f"{r['name']}: cycles_per_unit without a unit")
+        need("floor_pct" not in r or "sha_rnds2_per_unit" in r, f"{r['name']}: floor_pct without sha_rnds2_per_unit")
+        need("sha_rnds2_per_unit" not in r or ("unit" in r and r["sha_rnds2_per_unit"] > 0),
+             f"{r['name']}: sha_rnds2_per_unit {r.get('sha_rnds2_per_unit')!r} without a unit")
     for table, rows in tables.items():
         units = {(r.get("unit"), r.get("units_per_op")) for r in rows}
         need(len(units) == 1, f"{table}: rows disagree on the unit: {sorted(map(str, units))}")
@@ -154,7 +166,7 @@ def check_csv(csv_path, json_path):
     need(rows, "empty CSV")
     header = rows[0]
     for key in ("table", "name", "impl", "family", "status", "reason", "median_ns", "speed_pct", "samples_ns", "unit",
-                "units_per_op", "cycles_per_unit"):
+                "units_per_op", "cycles_per_unit", "sha_rnds2_per_unit", "floor_pct"):
         need(key in header, f"CSV header lacks {key}")
     body = rows[1:]
     need(len(body) == len(d["results"]), f"CSV has {len(body)} rows, JSON {len(d['results'])} results")
@@ -181,6 +193,10 @@ def check_csv(csv_path, json_path):
         want = j.get("cycles_per_unit")
         need((c["cycles_per_unit"] == "") == (want is None) and (want is None or close(float(c["cycles_per_unit"]), want)),
              f"CSV line {line}: cycles_per_unit {c['cycles_per_unit']!r} differs from the JSON's {want}")
+        for key in ("sha_rnds2_per_unit", "floor_pct"):
+            want = j.get(key)
+            need((c[key] == "") == (want is None) and (want is None or close(float(c[key]), want, rel=1e-3)),
+                 f"CSV line {line}: {key} {c[key]!r} differs from the JSON's {want}")
     print(f"csv ok: {len(body)} rows")
 
 

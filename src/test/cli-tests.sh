@@ -82,9 +82,27 @@ absent "Threads:" "bench: ... and the header has no Threads line"
 UNITS="-filter=SHA256D64_1024/(basic|portable_16way)|MerkleRoot_9001/basic|TXIDS_3000/csha256_loop|SHA256_D32B/basic -rounds=1 -min-time=5"
 "$B" $UNITS -output-json="$tmp/units.json" -output-csv="$tmp/units.csv" > "$tmp/units.md" 2>&1
 for unit in input transaction hash; do
-  expect 0 "^| Impl | median | spread | MB/s | cycles/byte | cycles/$unit | speed% | best cyc/B |\$" \
+  expect 0 "^| Impl | median | spread | MB/s | cycles/byte | cycles/$unit |\( floor% |\)\{0,1\} speed% | best cyc/B |\$" \
     "bench: a table counted by the $unit has a cycles/$unit column" -- cat "$tmp/units.md"
 done
+# SHA-NI rows say how close they run to the SHA unit's floor: their
+# sha256rnds2 x the unit's measured issue interval, over their cycles.
+"$B" -list-impls > "$tmp/impls-floor.tsv" 2>&1
+if awk -F '\t' '$1 == "d64" && $3 ~ /sha-ni/ && $5 == "yes" { found = 1 } END { exit !found }' "$tmp/impls-floor.tsv"; then
+  "$B" -filter=SHA256D64_1024/ -rounds=1 -min-time=5 -output-json="$tmp/floor.json" > "$tmp/floor.md" 2>&1
+  expect 0 "^| Impl | median | spread | MB/s | cycles/byte | cycles/input | floor% | speed%" \
+    "bench: the D64 table has a floor% column on this SHA-NI CPU" -- cat "$tmp/floor.md"
+  expect 0 "^SHA-NI floor: sha256rnds2 latency [0-9.]* core cycles .* takes one every [0-9.]* cycles" \
+    "bench: ... and the header gives the SHA unit's latency and issue interval" -- cat "$tmp/floor.md"
+  expect 0 "^| [a-z0-9_]* | [^|]* | [^|]* | [^|]* | [^|]* | [0-9]* | [0-9.]*% |" \
+    "bench: ... with a percentage on the SHA-NI rows" -- cat "$tmp/floor.md"
+  if command -v python3 > /dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
+    expect 0 "json ok" "bench: ... floor_pct = sha256rnds2 per input x interval / cycles per input" -- \
+      python3 "$TOP_SRCDIR/src/test/bench_output_check.py" json "$tmp/floor.json" --rounds=1 --mode=measured
+  fi
+else
+  echo "skip - bench: floor% column (no D64 row of this build runs SHA-NI on this CPU)"
+fi
 expect 0 "^| portable_16way | [^|]* | [^|]* | [^|]* | [^|]* | \([0-9][0-9]*\|n/a\) | [0-9.]* | [^|]* |\$" \
   "bench: ... with a number on each measured row" -- cat "$tmp/units.md"
 expect nonzero "matches no benchmark" "bench: a filter matching nothing is an error" -- "$B" -filter=nothing-matches-this
@@ -181,7 +199,7 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   "$B" -filter=SHA256_64B/ -rounds=1 -min-time=5 -threads=2 -output-json="$tmp/t.json" -output-csv="$tmp/t.csv" > /dev/null 2>&1
   expect 0 "csv ok" "bench: -threads=2 CSV has the JSON's threads, aggregate MB/s and efficiency" -- \
     python3 "$C" csv "$tmp/t.csv" "$tmp/t.json"
-  expect 0 ',2,[0-9.][0-9.]*,[0-9.][0-9.]*,"",,$' "bench: ... filled in on measured rows" -- cat "$tmp/t.csv"
+  expect 0 ',2,[0-9.][0-9.]*,[0-9.][0-9.]*,"",,,,$' "bench: ... filled in on measured rows" -- cat "$tmp/t.csv"
   expect 0 "json ok" "bench: cycles per input, transaction or hash are cycles per op / units per op" -- \
     python3 "$C" json "$tmp/units.json" --rounds=1 --mode=measured
   expect 0 "csv ok" "bench: ... and the CSV has the JSON's unit and cycles per unit" -- python3 "$C" csv "$tmp/units.csv" "$tmp/units.json"
