@@ -253,6 +253,52 @@ class ScriptTests(unittest.TestCase, OneLineError):
     def test_unknown_revision_is_named(self):
         self.assertOneLineError(self.sh("no-such-revision-xyz", "HEAD"), text="'no-such-revision-xyz' is not a commit")
 
+    def fake_repo(self):
+        """A one-commit repository whose build fails at once (its autogen.sh makes no configure)."""
+        repo = os.path.join(self.tmp, "repo")
+        os.mkdir(repo)
+        with open(os.path.join(repo, "autogen.sh"), "w") as f:
+            f.write("#!/bin/sh\nexit 1\n")
+        os.chmod(os.path.join(repo, "autogen.sh"), 0o755)
+        git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@localhost", "-c", "commit.gpgsign=false"]
+        for cmd in (["init", "-q"], ["add", "autogen.sh"], ["commit", "-q", "-m", "fails to build"]):
+            self.assertEqual(run(git + cmd).returncode, 0)
+        return repo
+
+    def test_everything_is_checked_before_any_build(self):
+        repo = self.fake_repo()
+        cache = os.path.join(self.tmp, "cache")
+        full = os.path.join(self.tmp, "full")
+        os.mkdir(full)
+        open(os.path.join(full, "old-run.json"), "w").close()
+        a_file = os.path.join(self.tmp, "a-file")
+        open(a_file, "w").close()
+        cases = [(["HEAD", "no-such-revision"], "'no-such-revision' is not a commit"),
+                 (["--out=" + full, "HEAD", "HEAD"], f"--out={full} is not empty"),
+                 (["--out=" + a_file, "HEAD", "HEAD"], "is not a directory"),
+                 (["--out=" + os.path.join(a_file, "sub"), "HEAD", "HEAD"], "cannot create it")]
+        # An empty value is a mistake, not the default; a bad BASE makes the old order fail fast.
+        for opt in ("--pairs=", "--out=", "--budget=", "--fail-above=", "--threshold=", "--cache=", "--repo=", "--jobs="):
+            cases.append(([opt, "no-such-revision", "HEAD"], f"{opt}: needs a value"))
+        for args, text in cases:
+            with self.subTest(args):
+                p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + repo, *args])
+                self.assertOneLineError(p, text=text)
+                built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
+                self.assertEqual(built, [], "a build started before the error")
+        self.assertEqual(os.listdir(full), ["old-run.json"])
+
+    def test_not_a_repository_is_named(self):
+        p = self.sh("--repo=" + self.tmp, "HEAD", "HEAD")
+        self.assertOneLineError(p, text=f"--repo={self.tmp}: not a git repository")
+
+    def test_an_out_directory_it_made_is_removed_when_the_build_fails(self):
+        out = os.path.join(self.tmp, "new-out")
+        p = self.sh("--repo=" + self.fake_repo(), "--out=" + out, "HEAD", "HEAD")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("autogen.sh failed", p.stderr)
+        self.assertFalse(os.path.exists(out))
+
     def test_build_failure_names_the_revision_and_log(self):
         repo = os.path.join(self.tmp, "repo")
         os.mkdir(repo)
