@@ -8,7 +8,7 @@ Prints a markdown table of MB/s (median of rounds) per benchmark and the
 after/before ratio. Ratios across separate runs carry the machine's run-to-run
 noise (often 10-30% on shared VMs); within one run, use the speed% column instead.
 Exit status 2 when a file cannot be compared: unreadable or wrong shape, a
--sanity-check run, or no benchmark measured in both."""
+-sanity-check run, the same run twice, or no benchmark measured in both."""
 import os
 import sys
 
@@ -35,6 +35,11 @@ def main():
         refuse_sanity_check(b_data, sys.argv[2])
     except ResultsError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
+        return 2
+    if a_data == b_data:
+        # A file against itself (or a copy) reads 1.000 on every row: a comparison of nothing.
+        print(f"{PROG}: {sys.argv[1]} and {sys.argv[2]} hold the same run: there is nothing to compare "
+              "(give the runs before and after the change)", file=sys.stderr)
         return 2
     a, b = measured_rows(a_data), measured_rows(b_data)
     names = [n for n in a if n in b]

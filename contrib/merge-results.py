@@ -21,36 +21,41 @@ Output depends only on the files and their order on the command line. Bad
 input (missing file, wrong shape, null or string numbers, a -sanity-check run)
 is a one-line error and exit status 2.
 """
-import json
-import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, positive_number, refuse_sanity_check  # noqa: E402
+from sha256bench_results import (STATUSES, ResultsError, check, converted_source, positive_number,  # noqa: E402
+                                 read_json, refuse_sanity_check)
 
 NOISE_POINTS = 2.0  # speed% gap below which an order may be noise
 
 
 def load_machine(path):
-    """Returns the document; converted files get a lighter check (they have no medians)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            raw = json.load(f)
-    except (OSError, UnicodeDecodeError) as e:
-        raise ResultsError(f"cannot read {path}: {e}")
-    except ValueError as e:
-        raise ResultsError(f"{path} is not valid JSON: {e}")
-    if isinstance(raw, dict) and raw.get("converted_from") is not None:
+    """Returns the document; converted files get a lighter check (they have no medians),
+    but the same refusals: a file that would add nothing, or no measurement, is an error."""
+    raw = read_json(path)
+    if converted_source(raw, path) is not None:
         data = check_converted(raw, path)
     else:
-        data = load(path)
-        refuse_sanity_check(data, path)
+        data = check(raw, path)
+    refuse_sanity_check(data, path)
+    if not data["results"]:
+        raise ResultsError(f"{path}: 'results' is empty: the file would add nothing")
+    seen = {}
     for i, row in enumerate(data["results"]):
+        j = seen.setdefault((row["table"], row["impl"]), i)
+        if j != i:
+            raise ResultsError(f"{path}: results[{i}] repeats {row['impl']!r} of table {row['table']!r} "
+                               f"(results[{j}]): which one counts?")
         if row["status"] == "ok":
             w = f"{path}: results[{i}]"
             positive_number(row, "speed_pct", w)
             positive_number(row, "cycles_per_byte", w)
+            if row.get("cycles_per_unit") is not None:
+                positive_number(row, "cycles_per_unit", w)
+    if not any(r["status"] == "ok" for r in data["results"]):
+        raise ResultsError(f"{path}: no row was measured (every row is 'not run' or 'failed'): the file would add nothing")
     return data
 
 
@@ -69,6 +74,8 @@ def check_converted(data, path):
         for key in ("table", "impl", "status"):
             if not isinstance(row.get(key), str):
                 raise ResultsError(f"{w}.{key} is missing or not a string")
+        if row["status"] not in STATUSES:
+            raise ResultsError(f"{w}.status is {row['status']!r}, expected one of {', '.join(STATUSES)}")
     if not isinstance(data.get("implementations", []), list):
         raise ResultsError(f"{path}.implementations is not a list")
     data.setdefault("implementations", [])
@@ -104,7 +111,11 @@ def machine_row(label, path, data):
 def merge(paths, title):
     machines = []
     for i, p in enumerate(paths):
-        machines.append((f"M{i + 1}", p, load_machine(p)))
+        data = load_machine(p)
+        for label, q, other in machines:
+            if other == data:
+                raise ResultsError(f"{p} holds the same run as {q} ({label}): merging it would count one machine twice")
+        machines.append((f"M{i + 1}", p, data))
     tables = []  # table names in first-seen order
     impls = {}   # table -> impl names in first-seen order
     cell = {}    # (table, impl, label) -> row

@@ -47,15 +47,56 @@ def positive_number(obj, key, where):
     return float(v)
 
 
-def load(path):
-    """Returns the parsed document after checking the fields the tools use."""
+def _no_constant(name):
+    raise ValueError(f"{name} is not a number (bench_bitcoin writes null where it has none)")
+
+
+def _finite(text):
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"{text} is out of range for a number")
+    return v
+
+
+def _unique(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise ValueError(f"duplicate key {k!r} in one object (which one counts?)")
+        obj[k] = v
+    return obj
+
+
+def read_json(path):
+    """The parsed file. NaN, Infinity, numbers beyond a double and an object
+    with the same key twice are errors: each would pass a check and then print
+    as nan or inf, or silently hide one of two values."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            return json.load(f, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_unique)
     except (OSError, UnicodeDecodeError) as e:
         raise ResultsError(f"cannot read {path}: {e}")
     except ValueError as e:
         raise ResultsError(f"{path} is not valid JSON: {e}")
+
+
+def converted_source(data, path):
+    """What a file was converted from ("markdown"), or None for bench_bitcoin's own output."""
+    if not isinstance(data, dict) or "converted_from" not in data:
+        return None
+    c = data["converted_from"]
+    if not isinstance(c, str) or not c.strip():
+        raise ResultsError(f"{path}.converted_from is {json.dumps(c)}, expected the format the file was converted "
+                           "from (contrib/results-from-markdown.py writes \"markdown\")")
+    return c
+
+
+def load(path):
+    """Returns the parsed document after checking the fields the tools use."""
+    return check(read_json(path), path)
+
+
+def check(data, path):
     where = path
     if not isinstance(data, dict):
         raise ResultsError(f"{where}: the top level is {_kind(data)}, expected an object (a bench_bitcoin -output-json file)")
@@ -84,6 +125,11 @@ def load(path):
         if row["status"] == "ok":
             positive_number(row, "median_ns", w)
             positive_number(row, "mb_per_s", w)
+    first = {}
+    for i, row in enumerate(results):
+        j = first.setdefault(row["name"], i)
+        if j != i:
+            raise ResultsError(f"{where}: results[{i}] repeats the name {row['name']!r} of results[{j}] (which one counts?)")
     return data
 
 

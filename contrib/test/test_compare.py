@@ -382,8 +382,15 @@ class MergeTests(unittest.TestCase, OneLineError):
         self.assertIn("| implementation | M1 speed% | M1 cycles/byte | M2 speed% | M2 cycles/byte |", p.stdout)
 
     def test_same_order_agrees(self):
-        c = os.path.join(self.tmp, "copy.json")
-        shutil.copy(self.a, c)
+        # A second machine 10% slower on every row: the same order.
+        other = measured()
+        other["machine"]["cpu"] = "Slower CPU"
+        for r in other["results"]:
+            if r["status"] == "ok":
+                r["cycles_per_byte"] *= 1.1
+        c = os.path.join(self.tmp, "slower.json")
+        with open(c, "w") as f:
+            json.dump(other, f)
         p = self.merge(self.a, c)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("The machines agree about the order.", p.stdout)
@@ -419,6 +426,80 @@ class MergeTests(unittest.TestCase, OneLineError):
         ]
         for args, text in cases:
             self.assertOneLineError(self.merge(*args), text=text)
+
+    def write(self, name, doc):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(doc if isinstance(doc, str) else json.dumps(doc))
+        return path
+
+    def converted(self):
+        p = run([sys.executable, FROM_MD, ZEN3_MD])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return json.loads(p.stdout)
+
+    def test_files_that_add_nothing_are_refused(self):
+        """A file whose rows add nothing to the document is an error, never a silent success."""
+        cases = {}
+        for what, base in (("measured", measured()), ("converted", self.converted())):
+            d = copy.deepcopy(base)
+            d["results"] = []
+            cases[f"{what}: empty results"] = (d, "'results' is empty")
+            d = copy.deepcopy(base)
+            for r in d["results"]:
+                r.update(status="not run", reason="CPU lacks sha-ni")
+            cases[f"{what}: every row not run"] = (d, "no row was measured")
+            d = copy.deepcopy(base)
+            d["results"].append(dict(d["results"][0], name="other name"))
+            cases[f"{what}: a row twice"] = (d, "results[28] repeats")
+        d = measured()
+        d["results"].append(copy.deepcopy(d["results"][3]))
+        cases["measured: a name twice"] = (d, "results[28] repeats the name")
+        text = json.dumps(measured())
+        cases["a key twice"] = (text.replace('"mode": "measured"', '"mode": "measured", "mode": "sanity-check"', 1),
+                                "duplicate key 'mode'")
+        for what, (doc, want) in cases.items():
+            with self.subTest(what):
+                self.assertOneLineError(self.merge(self.a, self.write("bad.json", doc)), text=want)
+        # The same run under another name (a copy, or the same JSON re-indented) is one machine, not two.
+        for what, doc in (("copy", open(self.a).read()), ("re-indented", json.dumps(measured(), indent=4))):
+            with self.subTest(what):
+                self.assertOneLineError(self.merge(self.a, self.write("copy.json", doc)), text="holds the same run as")
+
+    def test_converted_files_get_the_same_checks(self):
+        for value in (False, "", None, 1):
+            with self.subTest(converted_from=value):
+                d = self.converted()
+                d["converted_from"] = value
+                self.assertOneLineError(self.merge(self.a, self.write("conv.json", d)), text="converted_from is")
+        d = self.converted()
+        d["machine"]["emulated"] = "SHA256BENCH_EMULATED=qemu"
+        self.assertOneLineError(self.merge(self.a, self.write("conv.json", d)), text="emulated CPU")
+        d = self.converted()
+        d["results"][0]["status"] = "great"
+        self.assertOneLineError(self.merge(self.a, self.write("conv.json", d)), text="status is 'great'")
+
+    def test_nan_and_infinity_are_refused(self):
+        def with_row(key, value, row=0):
+            d = measured()
+            d["results"][row][key] = value
+            return d
+        ok_row = next(i for i, r in enumerate(measured()["results"]) if r["status"] == "ok")
+        cases = {"NaN cycles/byte": with_row("cycles_per_byte", float("nan"), ok_row),
+                 "Infinity speed%": with_row("speed_pct", float("inf"), ok_row),
+                 "-Infinity cycles/unit": with_row("cycles_per_unit", float("-inf"), ok_row),
+                 "1e999": json.dumps(measured()).replace('"speed_pct": 100.0', '"speed_pct": 1e999', 1)}
+        d = measured()
+        d["machine"]["core_ghz"] = float("nan")
+        cases["NaN clock"] = d
+        for what, doc in cases.items():
+            with self.subTest(what):
+                p = self.merge(self.a, self.write("nan.json", doc))
+                self.assertOneLineError(p, text="not valid JSON")
+                self.assertEqual(p.stdout, "")
+        # cycles per unit that is no positive number is an error, not a dash or a negative cell.
+        self.assertOneLineError(self.merge(self.a, self.write("neg.json", with_row("cycles_per_unit", -5, ok_row))),
+                                text="cycles_per_unit is -5")
 
     def test_converted_markdown(self):
         p = run([sys.executable, FROM_MD, ZEN3_MD])
@@ -561,6 +642,7 @@ class ReportTests(unittest.TestCase, OneLineError):
 
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=1).result
-    failed = len(result.failures) + len(result.errors)
-    print(f"compare tests: {result.testsRun - failed} passed, {failed} failed")
-    sys.exit(1 if failed or not result.wasSuccessful() else 0)
+    # A test with failing subtests counts once (failures list each subtest).
+    bad = {getattr(t, "test_case", t).id() for t, _ in result.failures + result.errors}
+    print(f"compare tests: {result.testsRun - len(bad)} passed, {len(bad)} failed")
+    sys.exit(1 if bad or not result.wasSuccessful() else 0)

@@ -356,6 +356,17 @@ class Compare(ToolCase):
                 self.assertEqual(rc, 2, what)
                 self.assert_one_line_error(rc, err, "compare.py", "b.json")
 
+    def test_the_same_run_twice_is_refused(self):
+        doc = document(ORDER, {"mid": 20.0, "zeta_fast": 10.0})
+        a = self.write("a.json", doc)
+        copies = {"the same path": a, "a copy": self.write("copy.json", json.dumps(doc)),
+                  "re-indented": self.write("indented.json", json.dumps(doc, indent=2))}
+        for what, b in copies.items():
+            with self.subTest(what):
+                rc, out, err = self.run_tool(COMPARE, a, b)
+                self.assert_one_line_error(rc, err, "compare.py", "hold the same run")
+                self.assertEqual(out, "")
+
     def test_wrong_argument_count(self):
         rc, _, err = self.run_tool(COMPARE, self.write("a.json", document(ORDER, {"mid": 1.0})))
         self.assert_one_line_error(rc, err, "compare.py", "expected two files")
