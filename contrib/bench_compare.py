@@ -32,7 +32,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, refuse_sanity_check  # noqa: E402
+from sha256bench_results import ResultsError, load, refuse_sanity_check, run_tool  # noqa: E402
 
 MIN_PAIRS = 6  # the fewest pairs for which even a single row's signed-rank interval reaches 95%
 
@@ -307,21 +307,22 @@ def main(argv):
                          "low_pct": round(r["lo"], 4), "high_pct": round(r["hi"], 4), "verdict": r["verdict"]}
                         for r in rows],
                "not_compared": [{"table": t, "name": n, "reason": why} for (t, n), why in not_compared]}
+        # Whole or not at all: a temporary beside it, renamed into place.
+        tmp = f"{json_out}.tmp.{os.getpid()}"
         try:
-            with open(json_out, "w", encoding="utf-8") as f:
+            with open(tmp, "w", encoding="utf-8") as f:
                 json.dump(doc, f, indent=1, sort_keys=True)
                 f.write("\n")
+            os.replace(tmp, json_out)
         except OSError as e:
-            raise ResultsError(f"cannot write {json_out}: {e}")
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+            raise ResultsError(f"cannot write {json_out}: {e.strerror or e}")
     sys.stdout.write(text)
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except ResultsError as e:
-        print(f"bench-compare: {e}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        sys.exit(130)
+    run_tool("bench-compare", lambda: main(sys.argv[1:]))

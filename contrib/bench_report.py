@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load  # noqa: E402
+from sha256bench_results import ResultsError, load, run_tool  # noqa: E402
 
 # OpenSSL's x86-64 SHA-256 path -> the feature set our matching transforms use.
 # A row matches when it needs every feature of `have` and none of `lacks`.
@@ -27,6 +27,8 @@ def needs_of(row):
     needs = row.get("needs", [])
     if isinstance(needs, str):
         needs = needs.replace(",", " ").split()
+    if not isinstance(needs, list) or not all(isinstance(n, str) for n in needs):
+        raise ResultsError(f"implementations row {row.get('name')!r}: needs is {needs!r}, expected a list of feature names")
     return {n for n in needs if n != "none"}
 
 
@@ -117,4 +119,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_tool("bench-report.sh", main)

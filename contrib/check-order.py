@@ -28,7 +28,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, refuse_sanity_check  # noqa: E402
+from sha256bench_results import ResultsError, load, refuse_sanity_check, run_tool  # noqa: E402
 
 PROG = "check-order.py"
 # Committed result files predate "uses_transform"; their 1-way rows say so in the technique.
@@ -153,4 +153,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_tool(PROG, main)

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, refuse_sanity_check  # noqa: E402
+from sha256bench_results import ResultsError, load, refuse_sanity_check, run_tool  # noqa: E402
 
 PROG = "compare.py"
 
@@ -58,4 +58,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_tool(PROG, main)

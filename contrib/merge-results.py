@@ -26,7 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sha256bench_results import (STATUSES, ResultsError, check, converted_source, positive_number,  # noqa: E402
-                                 read_json, refuse_sanity_check)
+                                 read_json, refuse_sanity_check, run_tool)
 
 NOISE_POINTS = 2.0  # speed% gap below which an order may be noise
 
@@ -223,10 +223,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except ResultsError as e:
-        print(f"merge-results.py: {e}", file=sys.stderr)
-        sys.exit(2)
-    except BrokenPipeError:
-        sys.exit(1)
+    run_tool("merge-results.py", lambda: main(sys.argv[1:]))

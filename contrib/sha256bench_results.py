@@ -4,7 +4,13 @@ and checks its shape, so the contrib tools fail with one clear line instead of a
 traceback or a silent wrong answer. Every problem raises ResultsError."""
 import json
 import math
+import os
+import signal
+import sys
 
+# Far above any results file (a full run is ~100 KB), and read no further: a
+# device such as /dev/zero or a runaway file is refused, not read into memory.
+MAX_BYTES = 64 << 20
 SCHEMA = "sha256bench-results"
 VERSION = 1
 MODES = ("measured", "sanity-check")
@@ -58,6 +64,13 @@ def _finite(text):
     return v
 
 
+def _int(text):
+    # Beyond 64 bits no field means anything, and a float() of it would overflow later.
+    if len(text.lstrip("-")) > 19:
+        raise ValueError(f"the integer {text[:20]}... ({len(text)} digits) is out of range for a number")
+    return int(text)
+
+
 def _unique(pairs):
     obj = {}
     for k, v in pairs:
@@ -73,11 +86,22 @@ def read_json(path):
     as nan or inf, or silently hide one of two values."""
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_unique)
+            text = f.read(MAX_BYTES + 1)
     except (OSError, UnicodeDecodeError) as e:
         raise ResultsError(f"cannot read {path}: {e}")
+    except MemoryError:
+        raise ResultsError(f"cannot read {path}: out of memory")
+    if len(text) > MAX_BYTES:
+        raise ResultsError(f"{path} is larger than {MAX_BYTES >> 20} MiB: not a results file (a full run is ~100 KB)")
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_int,
+                          object_pairs_hook=_unique)
     except ValueError as e:
         raise ResultsError(f"{path} is not valid JSON: {e}")
+    except RecursionError:
+        raise ResultsError(f"{path} is not a results file: its JSON is nested too deeply to read")
+    except MemoryError:
+        raise ResultsError(f"cannot read {path}: out of memory")
 
 
 def converted_source(data, path):
@@ -152,3 +176,47 @@ def registry_order(data):
         if row["name"] not in order[row["family"]]:
             order[row["family"]].append(row["name"])
     return order
+
+
+def _say(line):
+    """One line on stderr; if even that cannot be written there is no one left to tell."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except OSError:
+        pass
+
+
+def run_tool(prog, main, known=()):
+    """Runs main() as a command and exits with its return value, never with a
+    traceback: a ResultsError (or one of `known`), a failed write to stdout (a
+    full disk) or any unexpected failure is one line on stderr and exit status
+    2. A reader that closes stdout early (| head) ends the run quietly, by
+    SIGPIPE, as it ends any Unix tool."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    rc = 2
+    try:
+        try:
+            rc = main()
+        except SystemExit as e:  # argparse: --help, or its own one-line error
+            if isinstance(e.code, str):
+                _say(f"{prog}: {e.code}")
+            rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    except (ResultsError,) + tuple(known) as e:
+        _say(f"{prog}: {e}")
+    except KeyboardInterrupt:
+        rc = 130
+    except OSError as e:
+        _say(f"{prog}: {e.strerror or e}" + (f": {e.filename}" if e.filename else " (writing the output)"))
+    except (RecursionError, MemoryError) as e:
+        _say(f"{prog}: the input is too large or too deeply nested ({type(e).__name__})")
+    except Exception as e:
+        _say(f"{prog}: internal error (a bug, please report it with the input): {type(e).__name__}: {e}")
+    try:
+        sys.stdout.flush()
+    except OSError as e:
+        if rc == 0:  # else the tool has already said what went wrong
+            _say(f"{prog}: cannot write the output: {e.strerror or e}")
+            rc = 2
+    # Not sys.exit: stdout may still hold what a full disk refused, and
+    # flushing it again at shutdown would print a traceback-like warning.
+    os._exit(rc if isinstance(rc, int) else 2)

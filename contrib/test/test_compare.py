@@ -10,7 +10,9 @@ import copy
 import json
 import os
 import random
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -26,6 +28,11 @@ MERGE = os.path.join(CONTRIB, "merge-results.py")
 FROM_MD = os.path.join(CONTRIB, "results-from-markdown.py")
 COMPARE_PLOT = os.path.join(CONTRIB, "bench_compare_plot.py")
 ZEN3_MD = os.path.join(TOP, "doc", "results", "2026-11-22-amd-epyc-zen3.md")
+ZEN4_JSON = os.path.join(TOP, "doc", "results", "2026-11-23-amd-epyc-zen4.json")
+CHECK_ORDER = os.path.join(CONTRIB, "check-order.py")
+COMPARE = os.path.join(CONTRIB, "compare.py")
+REPORT = os.path.join(CONTRIB, "bench_report.py")
+REPORT_PLOT = os.path.join(CONTRIB, "bench_report_plot.py")
 
 
 def measured():
@@ -525,6 +532,105 @@ class MergeTests(unittest.TestCase, OneLineError):
         with open(bad, "w") as f:
             f.write("# nothing here\n")
         self.assertOneLineError(run([sys.executable, FROM_MD, bad]), text="no table")
+
+
+class NoTraceback(unittest.TestCase):
+    """No Python tool of the project ends in a traceback, whatever its input or output:
+    each class of failure is one line on stderr (or, for a reader that stopped reading,
+    the quiet death by SIGPIPE of any Unix tool)."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.report_dir = os.path.join(self.tmp, "report")
+        os.mkdir(self.report_dir)
+        shutil.copy(os.path.join(DATA, "run-measured.json"), os.path.join(self.report_dir, "main.json"))
+        with open(os.path.join(self.report_dir, "main.md"), "w") as f:
+            f.write("CPU: test\n\n### SHA256, 64-byte messages\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def writing_tools(self):
+        """Every tool that writes to stdout, with arguments that make it succeed."""
+        m = os.path.join(DATA, "run-measured.json")
+        return {"check-order.py": [CHECK_ORDER, ZEN4_JSON], "compare.py": [COMPARE, m, ZEN4_JSON],
+                "merge-results.py": [MERGE, m, ZEN4_JSON], "results-from-markdown.py": [FROM_MD, ZEN3_MD],
+                "bench_compare.py": [ANALYSE, "--validate", m, ZEN4_JSON], "bench_report.py": [REPORT, self.report_dir]}
+
+    def assert_one_line(self, p, *texts):
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertNotIn("Exception ignored", p.stderr)
+        lines = [x for x in p.stderr.splitlines() if x.strip()]
+        self.assertEqual(len(lines), 1, p.stderr)
+        for t in texts:
+            self.assertIn(t, lines[0])
+
+    def test_closed_stdout_ends_quietly(self):
+        for name, cmd in self.writing_tools().items():
+            with self.subTest(name):
+                r, w = os.pipe()
+                os.close(r)  # the reader is gone before the first line (| head that has had enough)
+                try:
+                    p = subprocess.run([sys.executable, *cmd], stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
+                finally:
+                    os.close(w)
+                self.assertEqual(p.stderr, "")
+                self.assertEqual(p.returncode, -signal.SIGPIPE)
+
+    def test_full_disk_is_one_line(self):
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        for name, cmd in self.writing_tools().items():
+            with self.subTest(name):
+                with open("/dev/full", "w") as full:
+                    p = subprocess.run([sys.executable, *cmd], stdout=full, stderr=subprocess.PIPE, text=True,
+                                       timeout=60)
+                self.assert_one_line(p, "No space left on device")
+
+    def test_hostile_json_is_one_line(self):
+        def write(name, text, mode="w"):
+            path = os.path.join(self.tmp, name)
+            with open(path, mode) as f:
+                f.write(text)
+            return path
+        doc = measured()
+        doc["results"][0]["median_ns"] = 10 ** 30
+        inputs = {"nested 100000 deep": write("deep.json", "[" * 100000 + "]" * 100000),
+                  "a 5000-digit integer": write("digits.json", '{"schema": ' + "9" * 5000 + "}"),
+                  "an integer beyond a double's exponent": write("big.json", json.dumps(doc).replace(
+                      "1000000000000000000000000000000", "1" + "0" * 400, 1)),
+                  "not UTF-8": write("latin1.json", b'{"schema": "\xff"}', "wb"),
+                  "endless (/dev/zero)": "/dev/zero"}
+        m = os.path.join(DATA, "run-measured.json")
+
+        def limit_memory():  # the old reader took /dev/zero until memory ran out
+            resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        for what, path in inputs.items():
+            report = os.path.join(self.tmp, "r")
+            os.makedirs(report, exist_ok=True)
+            for f in ("main.json",):
+                target = os.path.join(report, f)
+                if os.path.lexists(target):
+                    os.remove(target)
+                os.symlink(path, target)
+            for name, cmd in {"check-order.py": [CHECK_ORDER, path], "compare.py": [COMPARE, m, path],
+                              "merge-results.py": [MERGE, m, path], "bench_compare.py": [ANALYSE, "--validate", m, path],
+                              "bench_report.py": [REPORT, report], "bench_report_plot.py": [REPORT_PLOT, path, "x.png"],
+                              "bench_compare_plot.py": [COMPARE_PLOT, path, "x.png"]}.items():
+                with self.subTest(f"{name}: {what}"):
+                    p = subprocess.run([sys.executable, *cmd], capture_output=True, text=True, timeout=60,
+                                       cwd=self.tmp, preexec_fn=limit_memory)
+                    self.assert_one_line(p)
+                    self.assertEqual(p.returncode, 2)
+
+    def test_an_unexpected_failure_is_one_line(self):
+        # The entry point every tool runs through turns even a bug into one line and exit status 2.
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); from sha256bench_results import run_tool; "
+                "run_tool('some-tool', lambda: {}['no such key'])")
+        p = run([sys.executable, "-c", code, CONTRIB])
+        self.assert_one_line(p, "some-tool: internal error", "KeyError")
+        self.assertEqual(p.returncode, 2)
 
 
 # A stand-in bench_bitcoin for bench-report.sh: serves the measured fixture's rows that match

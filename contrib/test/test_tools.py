@@ -419,6 +419,37 @@ class BenchReport(ToolCase):
         self.assertNotIn("1024-byte", "\n".join(forced))  # without -filter, forced runs use the 1 MB table
 
 
+class ExtraRow(ToolCase):
+    """ci/extra-row.sh: a build without the binary, or a binary that fails, is one clear
+    FAIL line each, not a Python traceback inside them."""
+    SCRIPT = os.path.join(os.path.dirname(CONTRIB), "ci", "extra-row.sh")
+
+    def run_script(self, build):
+        p = subprocess.run(["sh", self.SCRIPT, build], capture_output=True, text=True, timeout=120)
+        return p.returncode, p.stdout + p.stderr
+
+    def test_missing_binary(self):
+        rc, out = self.run_script(os.path.join(self.tmp.name, "no-build"))
+        self.assertNotEqual(rc, 0)
+        self.assertNotIn("Traceback", out)
+        self.assertEqual(out.splitlines(), [f"FAIL: {self.tmp.name}/no-build/src/bench/bench_bitcoin is missing or not "
+                                            f"executable (build {self.tmp.name}/no-build first)",
+                                            "extra-row: 0 passed, 1 failed"])
+
+    def test_failing_binary(self):
+        bench_dir = os.path.join(self.tmp.name, "build", "src", "bench")
+        os.makedirs(bench_dir)
+        with open(os.path.join(bench_dir, "bench_bitcoin"), "w") as f:
+            f.write("#!/bin/sh\necho 'Error: this bench is broken' >&2\nexit 1\n")
+        os.chmod(os.path.join(bench_dir, "bench_bitcoin"), 0o755)
+        rc, out = self.run_script(os.path.join(self.tmp.name, "build"))
+        self.assertNotEqual(rc, 0)
+        self.assertNotIn("Traceback", out)
+        self.assertIn("the sanity run wrote no usable JSON (FileNotFoundError", out)
+        self.assertIn("this bench is broken", out)
+        self.assertTrue(out.rstrip().endswith("extra-row: 0 passed, 3 failed"), out)
+
+
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result
     # A test with failing subtests counts once.
