@@ -74,13 +74,13 @@ for a in "$@"; do
     --jobs=*) jobs=${a#--jobs=} ;;
     -h|--help) sed -n '3,/^# Exit:/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --*) die "unknown option $a (see contrib/bench-compare.sh --help)" ;;
+    # First: options are word-split below, so '-rounds=3 -sanity-check' would pass the refusals as two.
+    -*[[:space:]]*) die "$a: bench_bitcoin options containing spaces are not supported here" ;;
     -output-json*|-output-csv*) die "$a: this script writes each run's JSON itself (see --out=DIR)" ;;
     -sanity-check*) die "$a: a comparison needs measured timings; -sanity-check runs each benchmark once" ;;
     -list*|-help*) die "$a: not a measuring option; run bench_bitcoin directly" ;;
     -min-time=*|-rounds=*) have_time=yes; opts="$opts $a" ;;
-    -*) case "$a" in *[[:space:]]*)
-          die "$a: bench_bitcoin options containing spaces are not supported here" ;; esac
-        opts="$opts $a" ;;
+    -*) opts="$opts $a" ;;
     *) if [ -z "$base" ]; then base=$a
        elif [ -z "$head" ]; then head=$a
        else die "unexpected argument '$a' (usage: contrib/bench-compare.sh [options] BASE HEAD [bench_bitcoin options])"

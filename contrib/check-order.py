@@ -28,7 +28,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, refuse_sanity_check, run_tool  # noqa: E402
+from sha256bench_results import ResultsError, load, one_line, refuse_sanity_check, run_tool  # noqa: E402
 
 PROG = "check-order.py"
 # Committed result files predate "uses_transform"; their 1-way rows say so in the technique.
@@ -43,6 +43,11 @@ def tolerance(text):
     if not math.isfinite(v) or v < 0:
         raise argparse.ArgumentTypeError(f"'{text}' must be a finite percentage >= 0")
     return v
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not argparse's usage block and then the error
+        raise ResultsError(f"{message} (see --help)")
 
 
 def registry(data, path):
@@ -64,8 +69,9 @@ def registry(data, path):
         else:
             technique = r.get("technique")
             uses = r["family"] == "multi" and isinstance(technique, str) and USES_TRANSFORM_TEXT in technique
-        row = {"name": r["name"], "needs": {n for n in needs if n != "none"}, "built": r.get("built", True) is not False,
-               "uses_transform": uses}
+        # Names as printed: on one line each, so that none can forge a line of the verdict.
+        row = {"name": one_line(r["name"]), "needs": {n for n in needs if n != "none"},
+               "built": r.get("built", True) is not False, "uses_transform": uses}
         fam = families.setdefault(r["family"], [])
         if all(x["name"] != row["name"] for x in fam):
             fam.append(row)
@@ -78,7 +84,7 @@ def registry(data, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=PROG, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("json_file")
     ap.add_argument("--tolerance", type=tolerance, default=5.0, help="percent (default 5)")
     args = ap.parse_args()
@@ -106,8 +112,9 @@ def main():
 
     tables = {}
     for r in data["results"]:
-        if r["status"] == "ok" and any(x["name"] == r["impl"] for x in families.get(r["family"], [])):
-            tables.setdefault((r["table"], r["family"]), {})[r["impl"]] = r["median_ns"]
+        impl = one_line(r["impl"])
+        if r["status"] == "ok" and any(x["name"] == impl for x in families.get(r["family"], [])):
+            tables.setdefault((one_line(r["table"]), r["family"]), {})[impl] = r["median_ns"]
 
     flagged = compared = skipped = 0
     for (table, family), t in tables.items():

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, refuse_sanity_check, run_tool  # noqa: E402
+from sha256bench_results import ResultsError, load, md_cell, one_line, refuse_sanity_check, run_tool  # noqa: E402
 
 PROG = "compare.py"
 
@@ -46,14 +46,15 @@ def main():
     if not names:
         print(f"{PROG}: nothing to compare: no benchmark was measured in both files", file=sys.stderr)
         return 2
-    print(f"| benchmark | {sys.argv[1]} MB/s | {sys.argv[2]} MB/s | ratio |")
+    # Names come from the files: escaped, so that none can split a row.
+    print(f"| benchmark | {md_cell(sys.argv[1])} MB/s | {md_cell(sys.argv[2])} MB/s | ratio |")
     print("|---|---:|---:|---:|")
     for n in names:
         ra, rb = a[n]["mb_per_s"], b[n]["mb_per_s"]
-        print(f"| {n} | {ra:.1f} | {rb:.1f} | {rb / ra:.3f} |")
+        print(f"| {md_cell(n)} | {ra:.1f} | {rb:.1f} | {rb / ra:.3f} |")
     only = sorted(set(a) ^ set(b))
     if only:
-        print(f"\nOnly in one file: {', '.join(only)}")
+        print(f"\nOnly in one file: {', '.join(one_line(n) for n in only)}")
     return 0
 
 

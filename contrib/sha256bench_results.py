@@ -127,6 +127,10 @@ def check(data, path):
     if data.get("schema") != SCHEMA or data.get("version") != VERSION:
         raise ResultsError(f"{where}: not a {SCHEMA} version {VERSION} file "
                            f"(schema={data.get('schema')!r}, version={data.get('version')!r})")
+    source = converted_source(data, where)
+    if source is not None:
+        raise ResultsError(f"{where}: converted file (from {source}, by contrib/results-from-markdown.py): no medians "
+                           "to compare; only contrib/merge-results.py reads it")
     mode = _need(data, "mode", where, (str,), "a string")
     if mode not in MODES:
         raise ResultsError(f"{where}.mode is {mode!r}, expected one of {', '.join(MODES)}")
@@ -176,6 +180,18 @@ def registry_order(data):
         if row["name"] not in order[row["family"]]:
             order[row["family"]].append(row["name"])
     return order
+
+
+def one_line(text):
+    """A name from a file, on one line: control characters shown as \\xNN (a newline in a
+    name must not start a line of its own, such as a forged verdict)."""
+    return "".join(c if c >= " " and c != "\x7f" else f"\\x{ord(c):02x}" for c in str(text))
+
+
+def md_cell(text):
+    """A name from a file as one markdown table cell (or heading): on one line, its pipes
+    escaped so that it cannot split the row (GFM keeps a pipe after a backslash in the cell)."""
+    return one_line(text).replace("|", "\\|")
 
 
 def _say(line):

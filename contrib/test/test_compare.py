@@ -10,6 +10,7 @@ import copy
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import signal
@@ -102,6 +103,20 @@ class AnalysisTests(unittest.TestCase, OneLineError):
         self.assertIn("| benchmark | BASE | HEAD | change % | 95% interval | verdict |", p.stdout)
         self.assertIn("method:", p.stdout)
         self.assertIn(self.doc["machine"]["cpu"], p.stdout)
+
+    def test_names_cannot_split_a_row(self):
+        evil = "SHA256_1M/a|b\n| forged | 1 | 2 |"
+        for r in self.doc["results"]:
+            if r["name"] == "SHA256_1M/basic":
+                r["name"] = evil
+        self.write_pairs(12)
+        p = self.analyse("--base-label=main|x", "--head-label=HEAD\n### forged")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = p.stdout.splitlines()
+        self.assertFalse([x for x in lines if x.startswith(("| forged", "### forged"))], p.stdout)
+        rows = [x for x in lines if x.startswith("|")]
+        self.assertEqual({len(re.split(r"(?<!\\)\|", x)) for x in rows}, {8}, rows)  # 6 cells each
+        self.assertIn("| SHA256_1M/a\\|b\\x0a\\| forged \\| 1 \\| 2 \\| |", p.stdout)
 
     def test_slowdown_of_one_impl_only(self):
         self.write_pairs(12, head_factor=lambda r: 1.10 if r["impl"] == "basic" else 1.0)
@@ -254,7 +269,8 @@ class ScriptTests(unittest.TestCase, OneLineError):
                            (["--fail-above=nan", "HEAD", "HEAD"], "--fail-above=nan"),
                            (["--frobnicate", "HEAD", "HEAD"], "unknown option"),
                            (["HEAD", "HEAD", "extra"], "unexpected argument"),
-                           (["HEAD", "HEAD", "-filter=a b"], "spaces")):
+                           (["HEAD", "HEAD", "-filter=a b"], "spaces"),
+                           (["-rounds=3 -sanity-check", "no-such-revision", "HEAD"], "spaces")):
             self.assertOneLineError(self.sh(*args), text=text)
 
     def test_unknown_revision_is_named(self):
@@ -508,6 +524,38 @@ class MergeTests(unittest.TestCase, OneLineError):
         self.assertOneLineError(self.merge(self.a, self.write("neg.json", with_row("cycles_per_unit", -5, ok_row))),
                                 text="cycles_per_unit is -5")
 
+    def test_converted_file_elsewhere_says_so(self):
+        conv = self.write("conv.json", self.converted())
+        for name, cmd in (("check-order.py", [CHECK_ORDER, conv]), ("compare.py", [COMPARE, self.a, conv]),
+                          ("bench_compare.py", [ANALYSE, "--validate", self.a, conv])):
+            with self.subTest(name):
+                p = run([sys.executable, *cmd])
+                self.assertOneLineError(p, text="conv.json: converted file (from markdown")
+                self.assertIn("no medians to compare", p.stderr)
+
+    def test_names_cannot_split_rows_or_headings(self):
+        evil = "avx|x\n## forged heading"
+        doc = measured()
+        for r in doc["results"]:
+            if r["impl"] == "avx":
+                r["impl"] = evil
+        doc["results"][0]["table"] = "T|1\n| forged | row |"
+        p = self.merge(self.a, self.write("evil.json", doc))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = p.stdout.splitlines()
+        self.assertNotIn("## forged heading", lines)
+        self.assertFalse([x for x in lines if x.startswith("| forged")], p.stdout)
+        # Every table row has as many cells as its header.
+        width = None
+        for line in lines:
+            if not line.startswith("|"):
+                width = None
+                continue
+            cells = len(re.split(r"(?<!\\)\|", line))
+            width = width or cells
+            self.assertEqual(cells, width, line)
+        self.assertIn("| avx\\|x\\x0a## forged heading |", p.stdout)
+
     def test_converted_markdown(self):
         p = run([sys.executable, FROM_MD, ZEN3_MD])
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -720,7 +768,10 @@ class ReportTests(unittest.TestCase, OneLineError):
     def test_options_the_script_controls_are_refused_before_running(self):
         for opt, text in (("-output-json=u.json", "writes the results itself"), ("-output-csv=u.csv", "writes the results itself"),
                           ("-sanity-check", "measured timings"), ("-list", "not a measuring option"),
-                          ("--bogus", "unknown option"), ("stray", "unexpected argument")):
+                          ("--bogus", "unknown option"), ("stray", "unexpected argument"), ("--out=", "needs a directory"),
+                          # word-split by the script, these passed as two options (past its own refusals)
+                          ("-filter=a b", "containing spaces"), ("-filter=x -sanity-check", "containing spaces"),
+                          ("-min-time=5\t-list", "containing spaces")):
             self.assertOneLineError(self.report(opt), text=text)
         self.assertEqual(self.calls(), [])
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "u.json")))

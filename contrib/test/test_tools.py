@@ -7,6 +7,7 @@ Ends with "tools tests: N passed, M failed"."""
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -178,8 +179,23 @@ class CheckOrder(ToolCase):
         for bad in ("nan", "inf", "-1", "abc"):
             rc, _, err = self.check(doc, f"--tolerance={bad}")
             self.assertEqual(rc, 2, bad)
-            self.assertIn("--tolerance", err)
-            self.assertNotIn("Traceback", err)
+            self.assert_one_line_error(rc, err, "check-order.py", "--tolerance")
+
+    def test_usage_errors_are_one_line(self):
+        for args, want in (((), "required: json_file"), (("a.json", "b.json"), "unrecognized arguments: b.json"),
+                           (("--frob", "a.json"), "unrecognized arguments: --frob")):
+            with self.subTest(args):
+                rc, _, err = self.run_tool(CHECK_ORDER, *args)
+                self.assert_one_line_error(rc, err, "check-order.py", want)
+
+    def test_a_name_cannot_forge_a_line(self):
+        evil = "mid\nAutoDetect order (9 pair(s) compared): consistent with this machine"
+        doc = document(["zeta_fast", evil, "alpha_slow"], {"zeta_fast": 50.0, evil: 20.0, "alpha_slow": 40.0})
+        doc["implementations"][1]["needs"] = ["avx2"]
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 1, out + err)
+        self.assertFalse([line for line in out.splitlines() if line.startswith("AutoDetect order (9")], out)
+        self.assertIn("registry prefers zeta_fast over mid\\x0aAutoDetect order (9", out)
 
     def test_sanity_check_run_is_refused(self):
         rc, _, err = self.check(document(ORDER, {"zeta_fast": 10.0, "mid": 20.0}, mode="sanity-check"))
@@ -366,6 +382,17 @@ class Compare(ToolCase):
                 rc, out, err = self.run_tool(COMPARE, a, b)
                 self.assert_one_line_error(rc, err, "compare.py", "hold the same run")
                 self.assertEqual(out, "")
+
+    def test_names_cannot_split_a_table_row(self):
+        evil = "a|b\n| forged | 1 | 2 | 3 |"
+        rc, out, err = self.run_tool(COMPARE, self.write("a|1.json", document(ORDER, {evil: 20.0})),
+                                     self.write("b.json", document(ORDER, {evil: 10.0})))
+        self.assertEqual(rc, 0, err)
+        rows = [line for line in out.splitlines() if line.startswith("|")]
+        self.assertEqual(len(rows), 3, out)  # header, separator, the one row
+        for line in rows:
+            self.assertEqual(len(re.split(r"(?<!\\)\|", line)), 6, line)  # 4 cells between 5 unescaped pipes
+        self.assertIn("| T/a\\|b\\x0a\\| forged \\| 1 \\| 2 \\| 3 \\| | 3200.0 | 6400.0 | 2.000 |", out)
 
     def test_wrong_argument_count(self):
         rc, _, err = self.run_tool(COMPARE, self.write("a.json", document(ORDER, {"mid": 1.0})))

@@ -64,6 +64,11 @@ for f in -help -list -list-impls -sanity-check; do
   expect nonzero "takes no value" "bench: $f=x is rejected" -- "$B" "$f=x"
 done
 expect nonzero "not a valid regular expression" "bench: a bad regex is rejected" -- "$B" "-filter=("
+# std::regex backtracks: this filter had not finished after 40 s, with nothing printed.
+expect nonzero "still matching the [0-9]* benchmark names after [0-9]* s" \
+  "bench: a -filter that backtracks without end stops in seconds, saying why" -- timeout 30 "$B" -sanity-check "-filter=(.*.*)*X"
+expect nonzero '^Error: -filter=a\\x0ab matches no benchmark' "bench: a -filter holding a newline is named on one line" -- \
+  "$B" -sanity-check "-filter=$(printf 'a\nb')"
 # -threads: 1..4 per CPU the process may run on, or all; each row also runs on N threads.
 for v in 0 abc -1 ' 2' 2x 99999 1e3; do
   expect nonzero "expected 'all' or plain decimal" "bench: -threads='$v' is rejected" -- "$B" $QUICK "-threads=$v"
