@@ -18,8 +18,10 @@ numbers are the older bench's statistics (speed% from slice means, cycles/byte
 from the fastest batch), not medians of rounds, and they carry no samples.
 
 Output depends only on the files and their order on the command line. Bad
-input (missing file, wrong shape, null or string numbers, a -sanity-check run)
-is a one-line error and exit status 2.
+input (missing file, wrong shape, null, string, NaN or infinite numbers, a
+-sanity-check run or an emulated CPU, converted or not) is a one-line error and
+exit status 2; so is a file that would add nothing: no results, no row
+measured, a row twice, or the same run as another file.
 """
 import os
 import sys

@@ -172,16 +172,6 @@ def refuse_sanity_check(data, path):
                            "refusing to draw conclusions; run it on the real CPU")
 
 
-def registry_order(data):
-    """{family: [names in registry order]} from the file's implementations list."""
-    order = {}
-    for row in data["implementations"]:
-        order.setdefault(row["family"], [])
-        if row["name"] not in order[row["family"]]:
-            order[row["family"]].append(row["name"])
-    return order
-
-
 def one_line(text):
     """A name from a file, on one line: control characters shown as \\xNN (a newline in a
     name must not start a line of its own, such as a forged verdict)."""
