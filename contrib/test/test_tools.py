@@ -316,6 +316,12 @@ class CheckOrderShani(ToolCase):
         rc, out, err = self.check(doc)
         self.assertEqual(rc, 0, out + err)
         self.assertIn("m_avx2 vs oneway, oneway vs m_portable (the selected transform is unknown)", out)
+        # A row above that this build lacks is never AutoDetect's pick: the choice is judged again.
+        doc = self.multi_doc({"uses_transform": True})
+        doc["implementations"][2]["built"] = False
+        rc, out, _ = self.check(doc)
+        self.assertEqual(rc, 1)
+        self.assertIn("registry prefers m_avx2 over oneway", out)
         # Where the file has the field, it decides; the technique's words do not.
         doc = self.multi_doc({"technique": "CSHA256 per message with the selected transform"})
         doc["implementations"][2]["uses_transform"] = False
