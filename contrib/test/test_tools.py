@@ -480,8 +480,7 @@ class ExtraRow(ToolCase):
         rc, out = self.run_script(os.path.join(self.tmp.name, "build"))
         self.assertNotEqual(rc, 0)
         self.assertNotIn("Traceback", out)
-        self.assertIn("the sanity run wrote no usable JSON (FileNotFoundError", out)
-        self.assertIn("this bench is broken", out)
+        self.assertIn("this bench is broken", out)  # why, in the bench's own words
         self.assertTrue(out.rstrip().endswith("extra-row: 0 passed, 3 failed"), out)
 
 
