@@ -22,8 +22,9 @@ check() { # check <what> <command...>
   if "$@" > "$tmp/out" 2>&1; then echo "ok: $what"; pass=$((pass + 1))
   else echo "FAIL: $what"; sed 's/^/    /' "$tmp/out" | tail -5; fail=$((fail + 1)); fi
 }
+# Without the binary every check below would fail for the same reason: say it once.
 if [ ! -x "$bench" ]; then
-  echo "FAIL: no bench_bitcoin at $bench (build it first)"
+  echo "FAIL: $bench is missing or not executable (build $build first)"
   echo "extra-row: 0 passed, 1 failed"
   exit 1
 fi
@@ -35,7 +36,8 @@ multi portable_6way portable_16way"
 
 "$bench" -list-impls > "$tmp/impls" 2>&1
 "$bench" -list > "$tmp/list" 2>&1
-"$bench" -sanity-check -output-json="$tmp/sanity.json" > "$tmp/sanity.md" 2>&1
+"$bench" -sanity-check -output-json="$tmp/sanity.json" > "$tmp/sanity.md" 2>&1 \
+  || echo "    the sanity run failed: $(grep . "$tmp/sanity.md" | tail -1)"
 echo "$rows" | while read -r family extra twin; do
   check "-list-impls has a supported $family row $extra" \
     sh -c "grep -q '^$family	$extra	none	yes	yes	' '$tmp/impls'"
@@ -47,12 +49,13 @@ import json, sys
 path, listing, family, extra, twin = sys.argv[1:]
 try:
     doc = json.load(open(path))
-except (OSError, ValueError) as e:
-    sys.exit(f"cannot read {path}: {e}")
-rows = [r for r in doc.get("results", []) if r.get("family") == family and r.get("status") == "ok"]
-base = {r["name"].split("/")[0] for r in rows if r["impl"] == twin}
-alias = {r["name"].split("/")[0] for r in rows if r["impl"] == extra}
-listed = {line.split("/")[0] for line in open(listing) if line.rstrip().endswith("/" + extra)}
+    rows = [r for r in doc["results"] if r["family"] == family and r["status"] == "ok"]
+    base = {r["name"].split("/")[0] for r in rows if r["impl"] == twin}
+    alias = {r["name"].split("/")[0] for r in rows if r["impl"] == extra}
+    listed = {line.split("/")[0] for line in open(listing) if line.rstrip().endswith("/" + extra)}
+except (OSError, ValueError, LookupError, TypeError, AttributeError) as e:
+    # One line, not a traceback: the bench's own message is in sanity.md.
+    sys.exit(f"the sanity run wrote no usable JSON ({type(e).__name__}: {e})")
 print(f"tables with {twin}:", sorted(base))
 print(f"with {extra}: ran", sorted(alias), "listed", sorted(listed))
 sys.exit(0 if base and base == alias and base <= listed else 1)

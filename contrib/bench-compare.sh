@@ -40,6 +40,9 @@
 #                      directory under the cache's runs/); must not exist or be empty
 #   --repo=DIR         the git repository (default: the one holding this script)
 #   --jobs=N           make -jN (default: the number of CPUs)
+# An option given with an empty value is an error (--configure= alone: no
+# arguments). Options, both revisions, the cache and DIR are all checked before
+# anything is built.
 # bench_bitcoin options: anything bench_bitcoin takes except the ones this script
 # controls (-output-json, -output-csv, -sanity-check, -list, -list-impls, -help).
 # Without -min-time/-rounds, each run uses -min-time=100 -rounds=3 (the pairs
@@ -57,6 +60,9 @@ pairs= budget=120 fail_above= threshold= configure_args="CPPFLAGS=-DBENCH_RORX" 
 base= head= opts= have_time=no
 for a in "$@"; do
   case "$a" in
+    # An empty value is a mistake, never "use the default" (--configure= alone means no arguments).
+    --pairs=|--budget=|--fail-above=|--threshold=|--cache=|--out=|--repo=|--jobs=)
+      die "$a: needs a value (see contrib/bench-compare.sh --help)" ;;
     --pairs=*) pairs=${a#--pairs=} ;;
     --budget=*) budget=${a#--budget=} ;;
     --fail-above=*) fail_above=${a#--fail-above=} ;;
@@ -66,15 +72,15 @@ for a in "$@"; do
     --out=*) out=${a#--out=} ;;
     --repo=*) repo=${a#--repo=} ;;
     --jobs=*) jobs=${a#--jobs=} ;;
-    -h|--help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,/^# Exit:/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --*) die "unknown option $a (see contrib/bench-compare.sh --help)" ;;
+    # First: options are word-split below, so '-rounds=3 -sanity-check' would pass the refusals as two.
+    -*[[:space:]]*) die "$a: bench_bitcoin options containing spaces are not supported here" ;;
     -output-json*|-output-csv*) die "$a: this script writes each run's JSON itself (see --out=DIR)" ;;
     -sanity-check*) die "$a: a comparison needs measured timings; -sanity-check runs each benchmark once" ;;
     -list*|-help*) die "$a: not a measuring option; run bench_bitcoin directly" ;;
     -min-time=*|-rounds=*) have_time=yes; opts="$opts $a" ;;
-    -*) case "$a" in *[[:space:]]*)
-          die "$a: bench_bitcoin options containing spaces are not supported here" ;; esac
-        opts="$opts $a" ;;
+    -*) opts="$opts $a" ;;
     *) if [ -z "$base" ]; then base=$a
        elif [ -z "$head" ]; then head=$a
        else die "unexpected argument '$a' (usage: contrib/bench-compare.sh [options] BASE HEAD [bench_bitcoin options])"
@@ -97,11 +103,14 @@ analysis_opts=
 # Check the analysis options now, not after minutes of building and benchmarking.
 python3 "$script_dir/bench_compare.py" $analysis_opts --check-options || exit 2
 
-[ -n "$repo" ] || repo="$script_dir/.."
-repo=$(git -C "$repo" rev-parse --show-toplevel 2> /dev/null) || die "${repo}: not a git repository (see --repo=DIR)"
+if [ -n "$repo" ]; then
+  top=$(git -C "$repo" rev-parse --show-toplevel 2> /dev/null) || die "--repo=$repo: not a git repository"
+else
+  top=$(git -C "$script_dir/.." rev-parse --show-toplevel 2> /dev/null) \
+    || die "$(cd "$script_dir/.." && pwd): not a git repository (name one with --repo=DIR)"
+fi
+repo=$top
 [ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}
-mkdir -p "$cache" || die "cannot create the cache directory $cache"
-cache=$(cd "$cache" && pwd)
 cfg_key=$(printf '%s' "$configure_args" | sha256sum | cut -c1-8)
 
 # step <what> <log> <command...>: output appended to the log, a line every 30 s.
@@ -131,47 +140,72 @@ resolve() {
   fi
 }
 
-# build <rev> <BASE|HEAD>: sets bin to its bench_bitcoin.
+# build <BASE|HEAD>: from that side's resolved key, treeish, describe and label; sets bin to its bench_bitcoin.
 build() {
-  resolve "$1"
+  if [ "$1" = BASE ]; then key=$BASE_key treeish=$BASE_treeish describe=$BASE_describe label=$BASE_label
+  else key=$HEAD_key treeish=$HEAD_treeish describe=$HEAD_describe label=$HEAD_label; fi
   dir="$cache/$key"
   bin="$dir/build/src/bench/bench_bitcoin"
   log="$dir/build.log"
   if [ -f "$dir/built" ] && [ -x "$bin" ]; then
-    say "$2 $label: cached build $dir"
+    say "$1 $label: cached build $dir"
     return 0
   fi
   rm -rf "$dir"
   mkdir -p "$dir/src" "$dir/build" || die "cannot create $dir"
   : > "$log"
-  say "$2 $label: building in $dir (log: $log)"
+  say "$1 $label: building in $dir (log: $log)"
   git -C "$repo" archive --format=tar "$treeish" | tar -x -C "$dir/src" 2>> "$log" \
-    || die "$2 $label: git archive failed (log: $log)"
+    || die "$1 $label: git archive failed (log: $log)"
   printf '%s\n' "$describe" > "$dir/src/.source-commit"
-  [ -x "$dir/src/autogen.sh" ] || die "$2 $label: no autogen.sh at its top level; is $repo this project?"
-  step "$2 autogen.sh" "$log" sh -c 'cd "$1" && ./autogen.sh' sh "$dir/src" \
-    || die "$2 $label: autogen.sh failed; log: $log"
+  [ -x "$dir/src/autogen.sh" ] || die "$1 $label: no autogen.sh at its top level; is $repo this project?"
+  step "$1 autogen.sh" "$log" sh -c 'cd "$1" && ./autogen.sh' sh "$dir/src" \
+    || die "$1 $label: autogen.sh failed; log: $log"
   # configure_args is word-split on purpose (e.g. --configure="CPPFLAGS=-DBENCH_RORX CXX=clang++").
-  step "$2 configure" "$log" sh -c 'cd "$1" && shift && "$@"' sh "$dir/build" "$dir/src/configure" $configure_args \
-    || die "$2 $label failed to configure; log: $log"
-  step "$2 make" "$log" make -C "$dir/build/src" -j"$jobs" bench/bench_bitcoin \
-    || die "$2 $label failed to build; log: $log"
-  [ -x "$bin" ] || die "$2 $label: build finished but $bin is missing; log: $log"
+  step "$1 configure" "$log" sh -c 'cd "$1" && shift && "$@"' sh "$dir/build" "$dir/src/configure" $configure_args \
+    || die "$1 $label failed to configure; log: $log"
+  step "$1 make" "$log" make -C "$dir/build/src" -j"$jobs" bench/bench_bitcoin \
+    || die "$1 $label failed to build; log: $log"
+  [ -x "$bin" ] || die "$1 $label: build finished but $bin is missing; log: $log"
   : > "$dir/built"
-  say "$2 $label: built"
+  say "$1 $label: built"
 }
 
-build "$base" BASE
+# Both revisions and every directory are checked before anything is built: a
+# typo in HEAD or a full --out must not cost BASE's build first.
+resolve "$base"
+BASE_key=$key BASE_treeish=$treeish BASE_describe=$describe BASE_label=$label
+resolve "$head"
+HEAD_key=$key HEAD_treeish=$treeish HEAD_describe=$describe HEAD_label=$label
+if [ -n "$out" ]; then
+  if [ -e "$out" ]; then
+    [ -d "$out" ] || die "--out=$out is not a directory"
+    [ -z "$(ls -A "$out" 2> /dev/null)" ] || die "--out=$out is not empty (old runs would mix with new ones)"
+  fi
+  made_out=
+  [ -d "$out" ] || made_out=yes
+  err=$(mkdir -p "$out" 2>&1) || die "--out=$out: cannot create it (${err##*: })"
+  ( : > "$out/.probe.$$" ) 2> /dev/null || { [ -z "$made_out" ] || rmdir "$out"; die "--out=$out: cannot write in it"; }
+  rm -f "$out/.probe.$$"
+  # A comparison that stops before its first run leaves no empty directory it made.
+  [ -z "$made_out" ] || trap '[ -z "$(ls -A "$out" 2> /dev/null)" ] && rmdir "$out" 2> /dev/null' EXIT
+fi
+err=$(mkdir -p "$cache" 2>&1) || die "cannot create the cache directory $cache (${err##*: })"
+probe="$cache/.probe.$$"
+( : > "$probe" ) 2> /dev/null || die "cannot write in the cache directory $cache"
+rm -f "$probe"
+cache=$(cd "$cache" && pwd)
+if [ -z "$out" ]; then
+  err=$(mkdir -p "$cache/runs" 2>&1) || die "cannot create $cache/runs (${err##*: })"
+fi
+
+build BASE
 base_bin=$bin base_label=$label
-build "$head" HEAD
+build HEAD
 head_bin=$bin head_label=$label
 
 if [ -z "$out" ]; then
-  mkdir -p "$cache/runs" || die "cannot create $cache/runs"
   out=$(mktemp -d "$cache/runs/$(date -u +%Y%m%dT%H%M%SZ)-XXXX") || die "cannot create a run directory in $cache/runs"
-else
-  mkdir -p "$out" || die "cannot create --out=$out"
-  [ -z "$(ls -A "$out")" ] || die "--out=$out is not empty (old runs would mix with new ones)"
 fi
 
 # Both binaries must accept the options before any time is spent measuring.

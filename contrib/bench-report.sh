@@ -33,13 +33,16 @@ filter=
 extra=
 for a in "$@"; do
   case "$a" in
-    --out=?*) out=${a#--out=} ;;
+    --out=) die "--out=: needs a directory (--out=DIR)" ;;
+    --out=*) out=${a#--out=} ;;
     --*) die "unknown option $a (bench-report.sh options: --out=DIR; bench_bitcoin options take one dash)" ;;
+    # Before anything else: bench_bitcoin's options are word-split below, so
+    # '-filter=x -sanity-check' would pass as two options, past the refusals.
+    -*[[:space:]]*) die "'$a': a bench_bitcoin option containing spaces is not supported here (benchmark names have none; give each option as its own argument)" ;;
     -output-json*|-output-csv*) die "$a: this script writes the results itself; run bench_bitcoin directly for your own files" ;;
     -sanity-check*) die "$a: a report needs measured timings; -sanity-check runs each benchmark once" ;;
     -list*|-help*) die "$a: not a measuring option; run bench_bitcoin directly" ;;
     -filter=*) filter=${a#-filter=}; extra="$extra $a" ;;
-    *[[:space:]]*) die "'$a': options containing spaces are not supported here" ;;
     -*) extra="$extra $a" ;;
     *) die "unexpected argument '$a' (usage: contrib/bench-report.sh [BUILD] [--out=DIR] [bench_bitcoin options])" ;;
   esac

@@ -32,7 +32,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, refuse_sanity_check  # noqa: E402
+from sha256bench_results import ResultsError, load, md_cell, one_line, refuse_sanity_check, run_tool  # noqa: E402
 
 MIN_PAIRS = 6  # the fewest pairs for which even a single row's signed-rank interval reaches 95%
 
@@ -202,23 +202,26 @@ def analyse(pairs, threshold):
 
 def describe_side(data):
     b = data.get("build") if isinstance(data.get("build"), dict) else {}
-    return f"`{data.get('commit', 'unknown')}` ({b.get('compiler', 'unknown compiler')})"
+    commit = one_line(data.get("commit", "unknown")).replace("`", "'")
+    return f"`{commit}` ({one_line(b.get('compiler', 'unknown compiler'))})"
 
 
 def render(pairs, rows, not_compared, labels, threshold, fail_above, alpha):
     head0 = pairs[0]["head"]
     m = head0.get("machine") if isinstance(head0.get("machine"), dict) else {}
     feats = m.get("features")
-    feats = " ".join(feats) if isinstance(feats, list) else "unknown"
+    feats = one_line(" ".join(str(f) for f in feats)) if isinstance(feats, list) else "unknown"
     opts = head0.get("options") if isinstance(head0.get("options"), dict) else {}
     out = []
+    labels = [one_line(x) for x in labels]
     out.append(f"### bench-compare: {labels[0]} -> {labels[1]}")
     out.append("")
-    out.append(f"- machine: {m.get('cpu', 'unknown CPU')} ({m.get('arch', '?')}, family {m.get('family', '?')} "
+    out.append(f"- machine: {one_line(m.get('cpu', 'unknown CPU'))} ({one_line(m.get('arch', '?'))}, "
+               f"family {m.get('family', '?')} "
                f"model {m.get('model', '?')} stepping {m.get('stepping', '?')}); features: {feats}; "
                f"core {m.get('core_ghz', '?')} GHz, TSC {m.get('tsc_ghz', '?')} GHz")
     out.append(f"- BASE {labels[0]}: {describe_side(pairs[0]['base'])}; HEAD {labels[1]}: {describe_side(head0)}")
-    opt_text = ", ".join(f"{k}={v}" for k, v in sorted(opts.items())) if opts else "unknown"
+    opt_text = one_line(", ".join(f"{k}={v}" for k, v in sorted(opts.items()))) if opts else "unknown"
     out.append(f"- method: {len(pairs)} pairs of bench_bitcoin runs in ABBA order ({opt_text}); change = "
                f"Hodges-Lehmann estimate over pairs of HEAD/BASE median ns per op (+ = slower); 95% interval = "
                f"Wilcoxon signed-rank interval over pairs, family-wise over the {len(rows)} rows (each at "
@@ -229,14 +232,14 @@ def render(pairs, rows, not_compared, labels, threshold, fail_above, alpha):
     out.append("|---|---:|---:|---:|---:|---|")
     for r in rows:
         verdict = f"**{r['verdict']}**" if r["verdict"] != "no change" else r["verdict"]
-        out.append(f"| {r['name']} | {format_ns(r['base_ns'])} | {format_ns(r['head_ns'])} | {r['change']:+.2f} | "
+        out.append(f"| {md_cell(r['name'])} | {format_ns(r['base_ns'])} | {format_ns(r['head_ns'])} | {r['change']:+.2f} | "
                    f"[{r['lo']:+.2f}, {r['hi']:+.2f}] | {verdict} |")
     if not_compared:
         out.append("")
         out.append("Not compared:")
         out.append("")
         for (table, name), why in not_compared:
-            out.append(f"- {name} ({table}): {why}")
+            out.append(f"- {one_line(name)} ({one_line(table)}): {one_line(why)}")
     counts = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("faster", "slower", "no change")}
     out.append("")
     out.append(f"Summary: {counts['faster']} faster, {counts['slower']} slower, {counts['no change']} no change, "
@@ -246,7 +249,7 @@ def render(pairs, rows, not_compared, labels, threshold, fail_above, alpha):
         failing = [r for r in rows if r["verdict"] == "slower" and r["lo"] > fail_above]
         if failing:
             out.append(f"FAIL (--fail-above={fail_above:g}): " + ", ".join(
-                f"{r['name']} {r['change']:+.2f}% [{r['lo']:+.2f}, {r['hi']:+.2f}]" for r in failing))
+                f"{one_line(r['name'])} {r['change']:+.2f}% [{r['lo']:+.2f}, {r['hi']:+.2f}]" for r in failing))
         else:
             out.append(f"OK (--fail-above={fail_above:g}): no row is slower by more than {fail_above:g}% beyond its interval")
     return "\n".join(out) + "\n", bool(failing)
@@ -307,21 +310,22 @@ def main(argv):
                          "low_pct": round(r["lo"], 4), "high_pct": round(r["hi"], 4), "verdict": r["verdict"]}
                         for r in rows],
                "not_compared": [{"table": t, "name": n, "reason": why} for (t, n), why in not_compared]}
+        # Whole or not at all: a temporary beside it, renamed into place.
+        tmp = f"{json_out}.tmp.{os.getpid()}"
         try:
-            with open(json_out, "w", encoding="utf-8") as f:
+            with open(tmp, "w", encoding="utf-8") as f:
                 json.dump(doc, f, indent=1, sort_keys=True)
                 f.write("\n")
+            os.replace(tmp, json_out)
         except OSError as e:
-            raise ResultsError(f"cannot write {json_out}: {e}")
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+            raise ResultsError(f"cannot write {json_out}: {e.strerror or e}")
     sys.stdout.write(text)
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except ResultsError as e:
-        print(f"bench-compare: {e}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        sys.exit(130)
+    run_tool("bench-compare", lambda: main(sys.argv[1:]))

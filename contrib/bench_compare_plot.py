@@ -7,9 +7,11 @@ The band around 0 is the practical threshold below which a change is called
 "no change". Uses python3-matplotlib with the Agg backend.
 
   bench_compare_plot.py COMPARE.json OUT.png [BASE_LABEL HEAD_LABEL]"""
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sha256bench_results import ResultsError, read_json, run_tool  # noqa: E402
 
 COLORS = {"faster": "#55a868", "slower": "#c44e52", "no change": "#9a9a9a"}
 
@@ -20,14 +22,16 @@ class PlotError(Exception):
 
 def load(path):
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        raise PlotError(f"cannot read {path}: {e}")
+        doc = read_json(path)
+    except ResultsError as e:
+        raise PlotError(str(e))
     rows = doc.get("rows") if isinstance(doc, dict) else None
     if not isinstance(rows, list) or not rows:
         raise PlotError(f"{path}: no compared rows: nothing to draw")
     for i, r in enumerate(rows):
+        for key in ("table", "impl"):
+            if not isinstance(r, dict) or not isinstance(r.get(key), str):
+                raise PlotError(f"{path}: rows[{i}].{key} is missing or not a string")
         for key in ("change_pct", "low_pct", "high_pct"):
             v = r.get(key) if isinstance(r, dict) else None
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v:
@@ -104,8 +108,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except PlotError as e:
-        print(f"bench-compare.sh: {e}", file=sys.stderr)
-        sys.exit(2)
+    run_tool("bench-compare.sh", lambda: main(sys.argv[1:]), known=(PlotError,))

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load  # noqa: E402
+from sha256bench_results import ResultsError, load, md_cell, one_line, run_tool  # noqa: E402
 
 # OpenSSL's x86-64 SHA-256 path -> the feature set our matching transforms use.
 # A row matches when it needs every feature of `have` and none of `lacks`.
@@ -27,6 +27,9 @@ def needs_of(row):
     needs = row.get("needs", [])
     if isinstance(needs, str):
         needs = needs.replace(",", " ").split()
+    if not isinstance(needs, list) or not all(isinstance(n, str) for n in needs):
+        raise ResultsError(f"implementations row {row.get('name')!r}: needs is {needs!r}, "
+                           "expected a list of feature names")
     return {n for n in needs if n != "none"}
 
 
@@ -64,10 +67,11 @@ def main():
         header, _, tables = md.partition("\n###")
         m = main_json.get("machine") if isinstance(main_json.get("machine"), dict) else {}
         b = main_json.get("build") if isinstance(main_json.get("build"), dict) else {}
-        print(f"- commit: `{main_json.get('commit', 'unknown')}` (recorded by configure)")
-        print(f"- CPU: {m.get('cpu', 'unknown')} (family {m.get('family', '?')}, model {m.get('model', '?')}, "
-              f"stepping {m.get('stepping', '?')})")
-        print(f"- compiler: {b.get('compiler', '?')} {b.get('compiler_version', '')}".rstrip())
+        commit = one_line(main_json.get("commit", "unknown")).replace("`", "'")
+        print(f"- commit: `{commit}` (recorded by configure)")
+        print(f"- CPU: {one_line(m.get('cpu', 'unknown'))} (family {one_line(m.get('family', '?'))}, "
+              f"model {one_line(m.get('model', '?'))}, stepping {one_line(m.get('stepping', '?'))})")
+        print(one_line(f"- compiler: {b.get('compiler', '?')} {b.get('compiler_version', '')}".rstrip()))
         print()
         print("![speed% per implementation, error bars from the rounds](report.png)")
         print()
@@ -105,8 +109,9 @@ def main():
                 ssl = rows.get("openssl", {})
                 for impl in ours or ["(none)"]:
                     mine = rows.get(impl, {})
-                    print(f"| {table} | `{cap}` | {path} | {fmt(ssl.get('cycles_per_byte'))} | "
-                          f"{fmt(ssl.get('speed_pct'))} | {impl} | {fmt(mine.get('cycles_per_byte'))} | "
+                    print(f"| {md_cell(table)} | `{md_cell(cap)}` | {md_cell(path)} | "
+                          f"{fmt(ssl.get('cycles_per_byte'))} | "
+                          f"{fmt(ssl.get('speed_pct'))} | {md_cell(impl)} | {fmt(mine.get('cycles_per_byte'))} | "
                           f"{fmt(mine.get('speed_pct'))} |")
         print()
         print("Note: OpenSSL's AVX path runs only on CPUs it flags as Intel; elsewhere the AVX mask falls back to SSSE3.")
@@ -117,4 +122,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_tool("bench-report.sh", main)

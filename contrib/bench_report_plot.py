@@ -15,7 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, positive_number, refuse_sanity_check  # noqa: E402
+from sha256bench_results import ResultsError, load, positive_number, refuse_sanity_check, run_tool  # noqa: E402
 
 
 OUR_COLOR = "#4c72b0"
@@ -145,8 +145,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except ResultsError as e:
-        print(f"bench-report.sh: {e}", file=sys.stderr)
-        sys.exit(2)
+    run_tool("bench-report.sh", lambda: main(sys.argv[1:]))

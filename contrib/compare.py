@@ -8,12 +8,12 @@ Prints a markdown table of MB/s (median of rounds) per benchmark and the
 after/before ratio. Ratios across separate runs carry the machine's run-to-run
 noise (often 10-30% on shared VMs); within one run, use the speed% column instead.
 Exit status 2 when a file cannot be compared: unreadable or wrong shape, a
--sanity-check run, or no benchmark measured in both."""
+-sanity-check run, the same run twice, or no benchmark measured in both."""
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, refuse_sanity_check  # noqa: E402
+from sha256bench_results import ResultsError, load, md_cell, one_line, refuse_sanity_check, run_tool  # noqa: E402
 
 PROG = "compare.py"
 
@@ -36,21 +36,27 @@ def main():
     except ResultsError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
+    if a_data == b_data:
+        # A file against itself (or a copy) reads 1.000 on every row: a comparison of nothing.
+        print(f"{PROG}: {sys.argv[1]} and {sys.argv[2]} hold the same run: there is nothing to compare "
+              "(give the runs before and after the change)", file=sys.stderr)
+        return 2
     a, b = measured_rows(a_data), measured_rows(b_data)
     names = [n for n in a if n in b]
     if not names:
         print(f"{PROG}: nothing to compare: no benchmark was measured in both files", file=sys.stderr)
         return 2
-    print(f"| benchmark | {sys.argv[1]} MB/s | {sys.argv[2]} MB/s | ratio |")
+    # Names come from the files: escaped, so that none can split a row.
+    print(f"| benchmark | {md_cell(sys.argv[1])} MB/s | {md_cell(sys.argv[2])} MB/s | ratio |")
     print("|---|---:|---:|---:|")
     for n in names:
         ra, rb = a[n]["mb_per_s"], b[n]["mb_per_s"]
-        print(f"| {n} | {ra:.1f} | {rb:.1f} | {rb / ra:.3f} |")
+        print(f"| {md_cell(n)} | {ra:.1f} | {rb:.1f} | {rb / ra:.3f} |")
     only = sorted(set(a) ^ set(b))
     if only:
-        print(f"\nOnly in one file: {', '.join(only)}")
+        print(f"\nOnly in one file: {', '.join(one_line(n) for n in only)}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_tool(PROG, main)

@@ -18,39 +18,46 @@ numbers are the older bench's statistics (speed% from slice means, cycles/byte
 from the fastest batch), not medians of rounds, and they carry no samples.
 
 Output depends only on the files and their order on the command line. Bad
-input (missing file, wrong shape, null or string numbers, a -sanity-check run)
-is a one-line error and exit status 2.
+input (missing file, wrong shape, null, string, NaN or infinite numbers, a
+-sanity-check run or an emulated CPU, converted or not) is a one-line error and
+exit status 2; so is a file that would add nothing: no results, no row
+measured, a row twice, or the same run as another file.
 """
-import json
-import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, positive_number, refuse_sanity_check  # noqa: E402
+from sha256bench_results import (STATUSES, ResultsError, check, converted_source, positive_number,  # noqa: E402
+                                 md_cell, one_line, read_json, refuse_sanity_check, run_tool)
 
 NOISE_POINTS = 2.0  # speed% gap below which an order may be noise
 
 
 def load_machine(path):
-    """Returns the document; converted files get a lighter check (they have no medians)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            raw = json.load(f)
-    except (OSError, UnicodeDecodeError) as e:
-        raise ResultsError(f"cannot read {path}: {e}")
-    except ValueError as e:
-        raise ResultsError(f"{path} is not valid JSON: {e}")
-    if isinstance(raw, dict) and raw.get("converted_from") is not None:
+    """Returns the document; converted files get a lighter check (they have no medians),
+    but the same refusals: a file that would add nothing, or no measurement, is an error."""
+    raw = read_json(path)
+    if converted_source(raw, path) is not None:
         data = check_converted(raw, path)
     else:
-        data = load(path)
-        refuse_sanity_check(data, path)
+        data = check(raw, path)
+    refuse_sanity_check(data, path)
+    if not data["results"]:
+        raise ResultsError(f"{path}: 'results' is empty: the file would add nothing")
+    seen = {}
     for i, row in enumerate(data["results"]):
+        j = seen.setdefault((row["table"], row["impl"]), i)
+        if j != i:
+            raise ResultsError(f"{path}: results[{i}] repeats {row['impl']!r} of table {row['table']!r} "
+                               f"(results[{j}]): which one counts?")
         if row["status"] == "ok":
             w = f"{path}: results[{i}]"
             positive_number(row, "speed_pct", w)
             positive_number(row, "cycles_per_byte", w)
+            if row.get("cycles_per_unit") is not None:
+                positive_number(row, "cycles_per_unit", w)
+    if not any(r["status"] == "ok" for r in data["results"]):
+        raise ResultsError(f"{path}: no row was measured (every row is 'not run' or 'failed'): the file would add nothing")
     return data
 
 
@@ -69,6 +76,8 @@ def check_converted(data, path):
         for key in ("table", "impl", "status"):
             if not isinstance(row.get(key), str):
                 raise ResultsError(f"{w}.{key} is missing or not a string")
+        if row["status"] not in STATUSES:
+            raise ResultsError(f"{w}.status is {row['status']!r}, expected one of {', '.join(STATUSES)}")
     if not isinstance(data.get("implementations", []), list):
         raise ResultsError(f"{path}.implementations is not a list")
     data.setdefault("implementations", [])
@@ -96,15 +105,22 @@ def machine_row(label, path, data):
                  "speed% from slice means, cycles/byte from the fastest batch; no per-round samples")
     else:
         stats = f"median of {text(o.get('rounds'))} rounds, {text(o.get('min_time_ms'))} ms per benchmark"
-    cells = [label, text(m.get("cpu")), text(m.get("arch")), fms, feats, clocks, build, f"`{text(data.get('commit'))}`",
-             date, stats, f"`{os.path.basename(path)}`"]
-    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+    # Every cell from the files is escaped: a pipe or a newline in a name must not split the row.
+    def code(v):
+        return f"`{md_cell(v).replace('`', chr(39))}`"
+    cells = [md_cell(c) for c in (label, text(m.get("cpu")), text(m.get("arch")), fms, feats, clocks, build)]
+    cells += [code(text(data.get("commit"))), md_cell(date), md_cell(stats), code(os.path.basename(path))]
+    return "| " + " | ".join(cells) + " |"
 
 
 def merge(paths, title):
     machines = []
     for i, p in enumerate(paths):
-        machines.append((f"M{i + 1}", p, load_machine(p)))
+        data = load_machine(p)
+        for label, q, other in machines:
+            if other == data:
+                raise ResultsError(f"{p} holds the same run as {q} ({label}): merging it would count one machine twice")
+        machines.append((f"M{i + 1}", p, data))
     tables = []  # table names in first-seen order
     impls = {}   # table -> impl names in first-seen order
     cell = {}    # (table, impl, label) -> row
@@ -123,7 +139,7 @@ def merge(paths, title):
     if not any(r["status"] == "ok" for _, _, d in machines for r in d["results"]):
         raise ResultsError("nothing to merge: no benchmark row with status ok in any file")
 
-    out = [f"# {title}", "",
+    out = [f"# {one_line(title)}", "",
            f"Generated by `contrib/merge-results.py` from {len(machines)} file(s); do not edit by hand. "
            f"speed% is relative to the portable transform on the same machine (= 100); cycles/byte are core cycles "
            f"(bench_bitcoin's clock method per machine). Higher speed% is faster; lower cycles/byte is faster.", "",
@@ -133,11 +149,11 @@ def merge(paths, title):
     out += [machine_row(label, p, d) for label, p, d in machines]
     labels = [m[0] for m in machines]
     for t in tables:
-        out += ["", f"## {t}", ""]
+        out += ["", f"## {md_cell(t)}", ""]
         # A table counted in inputs, transactions or hashes adds cycles per one of them.
         unit = units.get(t)
         cols = ["speed%", "cycles/byte"] + ([f"cycles/{unit}"] if unit else [])
-        out.append("| implementation | " + " | ".join(f"{lb} {c}" for lb in labels for c in cols) + " |")
+        out.append("| implementation | " + " | ".join(f"{lb} {md_cell(c)}" for lb in labels for c in cols) + " |")
         out.append("|---|" + "---:|" * (len(cols) * len(labels)))
         for name in impls[t]:
             cells = []
@@ -152,7 +168,7 @@ def merge(paths, title):
                 if unit:
                     c = r.get("cycles_per_unit") if r is not None and r["status"] == "ok" else None
                     cells.append(f"{float(c):.0f}" if isinstance(c, (int, float)) and not isinstance(c, bool) else "—")
-            out.append(f"| {name} | " + " | ".join(cells) + " |")
+            out.append(f"| {md_cell(name)} | " + " | ".join(cells) + " |")
         # Rankings, then order disagreements.
         out += ["", "Ranking, fastest first (speed%):", ""]
         speeds = {}
@@ -161,12 +177,13 @@ def merge(paths, title):
                   if (t, n, lb) in cell and cell[(t, n, lb)]["status"] == "ok"]
             ok.sort(key=lambda x: (-x[0], impls[t].index(x[1])))
             speeds[lb] = {n: s for s, n in ok}
-            out.append(f"- {lb}: " + (" > ".join(n for _, n in ok) if ok else "nothing measured"))
+            out.append(f"- {lb}: " + (" > ".join(one_line(n) for _, n in ok) if ok else "nothing measured"))
         notes = []
         names = impls[t]
         for i in range(len(names)):
             for j in range(i + 1, len(names)):
                 a, b = names[i], names[j]
+                na, nb = one_line(a), one_line(b)
                 both = [lb for lb in labels if a in speeds[lb] and b in speeds[lb]]
                 ahead_a = [lb for lb in both if speeds[lb][a] > speeds[lb][b]]
                 ahead_b = [lb for lb in both if speeds[lb][b] > speeds[lb][a]]
@@ -176,8 +193,8 @@ def merge(paths, title):
                     for lb in both:
                         g = speeds[lb][a] - speeds[lb][b]
                         small = small or abs(g) < NOISE_POINTS
-                        gaps.append(f"{lb} {a} {speeds[lb][a]:.1f} vs {b} {speeds[lb][b]:.1f}")
-                    notes.append(f"- {a} vs {b}: {a} ahead on {', '.join(ahead_a)}, {b} ahead on {', '.join(ahead_b)} "
+                        gaps.append(f"{lb} {na} {speeds[lb][a]:.1f} vs {nb} {speeds[lb][b]:.1f}")
+                    notes.append(f"- {na} vs {nb}: {na} ahead on {', '.join(ahead_a)}, {nb} ahead on {', '.join(ahead_b)} "
                                  f"({'; '.join(gaps)})" + (f" — a gap under {NOISE_POINTS:g} points: may be noise"
                                                            if small else ""))
         out += [""]
@@ -212,10 +229,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except ResultsError as e:
-        print(f"merge-results.py: {e}", file=sys.stderr)
-        sys.exit(2)
-    except BrokenPipeError:
-        sys.exit(1)
+    run_tool("merge-results.py", lambda: main(sys.argv[1:]))

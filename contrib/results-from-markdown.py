@@ -14,9 +14,13 @@ were slice means, kept as avg_ns/min_ns/max_ns), no stepping, no commit. Only
 tables with the columns above are read (e.g. a forced-OpenSSL summary is not).
 """
 import json
+import math
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sha256bench_results import run_tool  # noqa: E402
 
 UNITS = {"ns": 1.0, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
 COLUMNS = ["impl", "avg", "min", "max", "mb/s", "cycles/byte", "speed%"]
@@ -34,7 +38,7 @@ def duration_ns(cell, where):
 
 
 def number(cell, where):
-    if not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", cell.strip()):
+    if not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", cell.strip()) or not math.isfinite(float(cell)):
         raise ConvertError(f"{where}: '{cell}' is not a plain number")
     return float(cell)
 
@@ -131,4 +135,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run_tool("results-from-markdown.py", lambda: main(sys.argv[1:]), known=(ConvertError,))

@@ -4,7 +4,13 @@ and checks its shape, so the contrib tools fail with one clear line instead of a
 traceback or a silent wrong answer. Every problem raises ResultsError."""
 import json
 import math
+import os
+import signal
+import sys
 
+# Far above any results file (a full run is ~100 KB), and read no further: a
+# device such as /dev/zero or a runaway file is refused, not read into memory.
+MAX_BYTES = 64 << 20
 SCHEMA = "sha256bench-results"
 VERSION = 1
 MODES = ("measured", "sanity-check")
@@ -47,21 +53,84 @@ def positive_number(obj, key, where):
     return float(v)
 
 
-def load(path):
-    """Returns the parsed document after checking the fields the tools use."""
+def _no_constant(name):
+    raise ValueError(f"{name} is not a number (bench_bitcoin writes null where it has none)")
+
+
+def _finite(text):
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"{text} is out of range for a number")
+    return v
+
+
+def _int(text):
+    # Beyond 64 bits no field means anything, and a float() of it would overflow later.
+    if len(text.lstrip("-")) > 19:
+        raise ValueError(f"the integer {text[:20]}... ({len(text)} digits) is out of range for a number")
+    return int(text)
+
+
+def _unique(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise ValueError(f"duplicate key {k!r} in one object (which one counts?)")
+        obj[k] = v
+    return obj
+
+
+def read_json(path):
+    """The parsed file. NaN, Infinity, numbers beyond a double and an object
+    with the same key twice are errors: each would pass a check and then print
+    as nan or inf, or silently hide one of two values."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            text = f.read(MAX_BYTES + 1)
     except (OSError, UnicodeDecodeError) as e:
         raise ResultsError(f"cannot read {path}: {e}")
+    except MemoryError:
+        raise ResultsError(f"cannot read {path}: out of memory")
+    if len(text) > MAX_BYTES:
+        raise ResultsError(f"{path} is larger than {MAX_BYTES >> 20} MiB: not a results file (a full run is ~100 KB)")
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_int,
+                          object_pairs_hook=_unique)
     except ValueError as e:
         raise ResultsError(f"{path} is not valid JSON: {e}")
+    except RecursionError:
+        raise ResultsError(f"{path} is not a results file: its JSON is nested too deeply to read")
+    except MemoryError:
+        raise ResultsError(f"cannot read {path}: out of memory")
+
+
+def converted_source(data, path):
+    """What a file was converted from ("markdown"), or None for bench_bitcoin's own output."""
+    if not isinstance(data, dict) or "converted_from" not in data:
+        return None
+    c = data["converted_from"]
+    if not isinstance(c, str) or not c.strip():
+        raise ResultsError(f"{path}.converted_from is {json.dumps(c)}, expected the format the file was converted "
+                           "from (contrib/results-from-markdown.py writes \"markdown\")")
+    return c
+
+
+def load(path):
+    """Returns the parsed document after checking the fields the tools use."""
+    return check(read_json(path), path)
+
+
+def check(data, path):
     where = path
     if not isinstance(data, dict):
         raise ResultsError(f"{where}: the top level is {_kind(data)}, expected an object (a bench_bitcoin -output-json file)")
     if data.get("schema") != SCHEMA or data.get("version") != VERSION:
         raise ResultsError(f"{where}: not a {SCHEMA} version {VERSION} file "
                            f"(schema={data.get('schema')!r}, version={data.get('version')!r})")
+    source = converted_source(data, where)
+    if source is not None:
+        raise ResultsError(f"{where}: converted file (from {source}, by contrib/results-from-markdown.py): no medians "
+                           "to compare; only contrib/merge-results.py reads it")
     mode = _need(data, "mode", where, (str,), "a string")
     if mode not in MODES:
         raise ResultsError(f"{where}.mode is {mode!r}, expected one of {', '.join(MODES)}")
@@ -84,6 +153,11 @@ def load(path):
         if row["status"] == "ok":
             positive_number(row, "median_ns", w)
             positive_number(row, "mb_per_s", w)
+    first = {}
+    for i, row in enumerate(results):
+        j = first.setdefault(row["name"], i)
+        if j != i:
+            raise ResultsError(f"{where}: results[{i}] repeats the name {row['name']!r} of results[{j}] (which one counts?)")
     return data
 
 
@@ -98,11 +172,57 @@ def refuse_sanity_check(data, path):
                            "refusing to draw conclusions; run it on the real CPU")
 
 
-def registry_order(data):
-    """{family: [names in registry order]} from the file's implementations list."""
-    order = {}
-    for row in data["implementations"]:
-        order.setdefault(row["family"], [])
-        if row["name"] not in order[row["family"]]:
-            order[row["family"]].append(row["name"])
-    return order
+def one_line(text):
+    """A name from a file, on one line: control characters shown as \\xNN (a newline in a
+    name must not start a line of its own, such as a forged verdict)."""
+    return "".join(c if c >= " " and c != "\x7f" else f"\\x{ord(c):02x}" for c in str(text))
+
+
+def md_cell(text):
+    """A name from a file as one markdown table cell (or heading): on one line, its pipes
+    escaped so that it cannot split the row (GFM keeps a pipe after a backslash in the cell)."""
+    return one_line(text).replace("|", "\\|")
+
+
+def _say(line):
+    """One line on stderr; if even that cannot be written there is no one left to tell."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except OSError:
+        pass
+
+
+def run_tool(prog, main, known=()):
+    """Runs main() as a command and exits with its return value, never with a
+    traceback: a ResultsError (or one of `known`), a failed write to stdout (a
+    full disk) or any unexpected failure is one line on stderr and exit status
+    2. A reader that closes stdout early (| head) ends the run quietly, by
+    SIGPIPE, as it ends any Unix tool."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    rc = 2
+    try:
+        try:
+            rc = main()
+        except SystemExit as e:  # argparse: --help, or its own one-line error
+            if isinstance(e.code, str):
+                _say(f"{prog}: {e.code}")
+            rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    except (ResultsError,) + tuple(known) as e:
+        _say(f"{prog}: {e}")
+    except KeyboardInterrupt:
+        rc = 130
+    except OSError as e:
+        _say(f"{prog}: {e.strerror or e}" + (f": {e.filename}" if e.filename else " (writing the output)"))
+    except (RecursionError, MemoryError) as e:
+        _say(f"{prog}: the input is too large or too deeply nested ({type(e).__name__})")
+    except Exception as e:
+        _say(f"{prog}: internal error (a bug, please report it with the input): {type(e).__name__}: {e}")
+    try:
+        sys.stdout.flush()
+    except OSError as e:
+        if rc == 0:  # else the tool has already said what went wrong
+            _say(f"{prog}: cannot write the output: {e.strerror or e}")
+            rc = 2
+    # Not sys.exit: stdout may still hold what a full disk refused, and
+    # flushing it again at shutdown would print a traceback-like warning.
+    os._exit(rc if isinstance(rc, int) else 2)

@@ -7,6 +7,7 @@ Ends with "tools tests: N passed, M failed"."""
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -57,9 +58,15 @@ if out: json.dump(doc, open(out, "w"))
 """
 
 
-def impl(name, family="transform"):
-    return {"family": family, "name": name, "needs": [], "built": True, "supported": True,
-            "selected": False, "why_not": "", "technique": "test row"}
+# What the test rows need: the fastest needs the most, as in the real registry, so
+# that AutoDetect could face every choice between them (a row needing nothing above
+# another would be picked wherever both run, and check-order.py would not judge them).
+NEEDS = {"zeta_fast": ["sha-ni", "sse4.1"], "mid": ["avx2"], "fast": ["sha-ni"]}
+
+
+def impl(name, family="transform", needs=None):
+    return {"family": family, "name": name, "needs": NEEDS.get(name, []) if needs is None else needs, "built": True,
+            "supported": True, "selected": False, "why_not": "", "technique": "test row"}
 
 
 def row(impl_name, median_ns, table="SHA256, 64-byte messages", family="transform"):
@@ -172,8 +179,23 @@ class CheckOrder(ToolCase):
         for bad in ("nan", "inf", "-1", "abc"):
             rc, _, err = self.check(doc, f"--tolerance={bad}")
             self.assertEqual(rc, 2, bad)
-            self.assertIn("--tolerance", err)
-            self.assertNotIn("Traceback", err)
+            self.assert_one_line_error(rc, err, "check-order.py", "--tolerance")
+
+    def test_usage_errors_are_one_line(self):
+        for args, want in (((), "required: json_file"), (("a.json", "b.json"), "unrecognized arguments: b.json"),
+                           (("--frob", "a.json"), "unrecognized arguments: --frob")):
+            with self.subTest(args):
+                rc, _, err = self.run_tool(CHECK_ORDER, *args)
+                self.assert_one_line_error(rc, err, "check-order.py", want)
+
+    def test_a_name_cannot_forge_a_line(self):
+        evil = "mid\nAutoDetect order (9 pair(s) compared): consistent with this machine"
+        doc = document(["zeta_fast", evil, "alpha_slow"], {"zeta_fast": 50.0, evil: 20.0, "alpha_slow": 40.0})
+        doc["implementations"][1]["needs"] = ["avx2"]
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 1, out + err)
+        self.assertFalse([line for line in out.splitlines() if line.startswith("AutoDetect order (9")], out)
+        self.assertIn("registry prefers zeta_fast over mid\\x0aAutoDetect order (9", out)
 
     def test_sanity_check_run_is_refused(self):
         rc, _, err = self.check(document(ORDER, {"zeta_fast": 10.0, "mid": 20.0}, mode="sanity-check"))
@@ -218,6 +240,108 @@ class CheckOrder(ToolCase):
         self.assert_one_line_error(rc, err, "check-order.py", "cannot read")
 
 
+RESULTS = os.path.join(os.path.dirname(CONTRIB), "doc", "results")
+SHANI_RUNS = {"zen4": os.path.join(RESULTS, "2026-11-23-amd-epyc-zen4.json"),
+              "sapphire rapids": os.path.join(RESULTS, "2026-11-22-intel-xeon-sapphire-rapids.json")}
+TXIDS = "txids of a block: SHA256D of 3000 transactions"
+
+
+class CheckOrderShani(ToolCase):
+    """The multi-buffer 1-way rows run CSHA256 with the selected transform (SHA-NI on these
+    machines): a SHA-NI row above them is AutoDetect's pick wherever they run, so their
+    pairs are no choice AutoDetect faces, and must not be judged as one."""
+
+    def committed(self, which):
+        with open(SHANI_RUNS[which], encoding="utf-8") as f:
+            return json.load(f)
+
+    def check(self, doc):
+        return self.run_tool(CHECK_ORDER, self.write("r.json", doc))
+
+    def test_committed_sha_ni_runs_judge_only_choices_autodetect_faces(self):
+        for which in SHANI_RUNS:
+            with self.subTest(which):
+                rc, out, err = self.run_tool(CHECK_ORDER, SHANI_RUNS[which])
+                self.assertIn(rc, (0, 1), err)
+                orders = [line for line in out.splitlines() if "ORDER:" in line]
+                self.assertFalse([line for line in orders if "oneway" in line], out)
+                self.assertRegex(out, r"not judged: .*sse41_4lane vs oneway.* is listed above and picked wherever both run")
+                self.assertIn("oneway_shani, oneway run(s) CSHA256 with the selected transform shani", out)
+        # Sapphire Rapids measured every judged choice the registry's way.
+        rc, out, err = self.run_tool(CHECK_ORDER, SHANI_RUNS["sapphire rapids"])
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("consistent with this machine", out)
+        # Zen 4: two real ones beyond 5%, on choices a CPU can face (AVX without AVX2; both SHA-NI D64 rows).
+        rc, out, _ = self.run_tool(CHECK_ORDER, SHANI_RUNS["zen4"])
+        self.assertEqual(rc, 1)
+        self.assertEqual(sorted(line.split(",")[0].strip() for line in out.splitlines() if "ORDER:" in line),
+                         ["ORDER: registry prefers avx over sse4", "ORDER: registry prefers shani_4way over shani_3way"])
+
+    def test_an_inverted_judged_pair_is_still_flagged(self):
+        doc = self.committed("sapphire rapids")
+        for r in doc["results"]:
+            if r["table"] == TXIDS and r["impl"] in ("sse41_4lane", "oneway"):
+                r["median_ns"] = 1000.0  # faster than avx2_8lane and avx512_16lane
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("ORDER: registry prefers avx2_8lane over sse41_4lane", out)
+        # A 1-way row is judged where AutoDetect does face it: no row above avx512_16lane.
+        self.assertIn("ORDER: registry prefers avx512_16lane over oneway", out)
+
+    def multi_doc(self, oneway_extra):
+        doc = document(["t_shani", "t_basic"], {"t_shani": 10.0, "t_basic": 40.0})
+        doc["implementations"][0].update(needs=["sha-ni"], selected=True)
+        rows = [("m_shani", ["sha-ni"], 10.0), ("m_avx2", ["avx2"], 40.0), ("oneway", [], 12.0), ("m_portable", [], 80.0)]
+        for name, needs, ns in rows:
+            doc["implementations"].append(impl(name, family="multi", needs=needs))
+            doc["results"].append(row(name, ns, table=TXIDS, family="multi"))
+        doc["implementations"][-2].update(oneway_extra)
+        return doc
+
+    def test_uses_transform_counts_the_selected_transforms_needs(self):
+        # Without the field or the technique text, oneway is a row needing nothing: m_avx2 is judged against it.
+        rc, out, err = self.check(self.multi_doc({}))
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("registry prefers m_avx2 over oneway", out)
+        for extra in ({"uses_transform": True}, {"technique": "CSHA256 per message with the selected transform"}):
+            with self.subTest(extra):
+                rc, out, err = self.check(self.multi_doc(extra))
+                self.assertEqual(rc, 0, out + err)
+                self.assertIn("m_avx2 vs oneway", out.split("not judged: ")[1])
+                self.assertIn("(m_shani is listed above and picked wherever both run)", out)
+                self.assertIn("consistent with this machine", out)
+        # No transform marked selected: what oneway ran is unknown, so its pairs are not judged.
+        doc = self.multi_doc({"uses_transform": True})
+        doc["implementations"][0]["selected"] = False
+        rc, out, err = self.check(doc)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("m_avx2 vs oneway, oneway vs m_portable (the selected transform is unknown)", out)
+        # A row above that this build lacks is never AutoDetect's pick: the choice is judged again.
+        doc = self.multi_doc({"uses_transform": True})
+        doc["implementations"][2]["built"] = False
+        rc, out, _ = self.check(doc)
+        self.assertEqual(rc, 1)
+        self.assertIn("registry prefers m_avx2 over oneway", out)
+        # Where the file has the field, it decides; the technique's words do not.
+        doc = self.multi_doc({"technique": "CSHA256 per message with the selected transform"})
+        doc["implementations"][2]["uses_transform"] = False
+        rc, out, _ = self.check(doc)
+        self.assertEqual(rc, 1)
+        self.assertIn("registry prefers m_avx2 over oneway", out)
+
+    def test_registry_fields_of_the_wrong_type_fail_with_one_line(self):
+        cases = {"uses_transform": ({"uses_transform": "yes"}, "uses_transform is 'yes'"),
+                 "needs": ({"needs": "avx2"}, "needs is 'avx2'"), "built": ({"built": 1}, "built is 1")}
+        for what, (extra, want) in cases.items():
+            with self.subTest(what):
+                rc, _, err = self.check(self.multi_doc(extra))
+                self.assert_one_line_error(rc, err, "check-order.py", want)
+        doc = self.multi_doc({})
+        doc["implementations"][1]["selected"] = True
+        rc, _, err = self.check(doc)
+        self.assert_one_line_error(rc, err, "check-order.py", "2 transforms are marked selected")
+
+
 class Compare(ToolCase):
     def compare(self, a, b):
         return self.run_tool(COMPARE, self.write("a.json", a), self.write("b.json", b))
@@ -253,6 +377,28 @@ class Compare(ToolCase):
                 rc, _, err = self.compare(good, doc)
                 self.assertEqual(rc, 2, what)
                 self.assert_one_line_error(rc, err, "compare.py", "b.json")
+
+    def test_the_same_run_twice_is_refused(self):
+        doc = document(ORDER, {"mid": 20.0, "zeta_fast": 10.0})
+        a = self.write("a.json", doc)
+        copies = {"the same path": a, "a copy": self.write("copy.json", json.dumps(doc)),
+                  "re-indented": self.write("indented.json", json.dumps(doc, indent=2))}
+        for what, b in copies.items():
+            with self.subTest(what):
+                rc, out, err = self.run_tool(COMPARE, a, b)
+                self.assert_one_line_error(rc, err, "compare.py", "hold the same run")
+                self.assertEqual(out, "")
+
+    def test_names_cannot_split_a_table_row(self):
+        evil = "a|b\n| forged | 1 | 2 | 3 |"
+        rc, out, err = self.run_tool(COMPARE, self.write("a|1.json", document(ORDER, {evil: 20.0})),
+                                     self.write("b.json", document(ORDER, {evil: 10.0})))
+        self.assertEqual(rc, 0, err)
+        rows = [line for line in out.splitlines() if line.startswith("|")]
+        self.assertEqual(len(rows), 3, out)  # header, separator, the one row
+        for line in rows:
+            self.assertEqual(len(re.split(r"(?<!\\)\|", line)), 6, line)  # 4 cells between 5 unescaped pipes
+        self.assertIn("| T/a\\|b\\x0a\\| forged \\| 1 \\| 2 \\| 3 \\| | 3200.0 | 6400.0 | 2.000 |", out)
 
     def test_wrong_argument_count(self):
         rc, _, err = self.run_tool(COMPARE, self.write("a.json", document(ORDER, {"mid": 1.0})))
@@ -304,6 +450,38 @@ class BenchReport(ToolCase):
         self.assertIn(("x86_64", "portable"), pairs)
         self.assertNotIn(("ssse3", "fast_shani"), pairs)
         self.assertNotIn("1024-byte", "\n".join(forced))  # without -filter, forced runs use the 1 MB table
+
+
+class ExtraRow(ToolCase):
+    """ci/extra-row.sh: a build without the binary, or a binary that fails, is one clear
+    FAIL line each, not a Python traceback inside them."""
+    SCRIPT = os.path.join(os.path.dirname(CONTRIB), "ci", "extra-row.sh")
+
+    def run_script(self, build):
+        p = subprocess.run(["sh", self.SCRIPT, build], capture_output=True, text=True, timeout=120)
+        return p.returncode, p.stdout + p.stderr
+
+    def test_missing_binary(self):
+        rc, out = self.run_script(os.path.join(self.tmp.name, "no-build"))
+        self.assertNotEqual(rc, 0)
+        self.assertNotIn("Traceback", out)
+        lines = out.splitlines()
+        self.assertEqual(len(lines), 2, out)  # one FAIL naming the binary, and the count
+        self.assertTrue(lines[0].startswith("FAIL: "), out)
+        self.assertIn(f"{self.tmp.name}/no-build/src/bench/bench_bitcoin", lines[0])
+        self.assertEqual(lines[1], "extra-row: 0 passed, 1 failed")
+
+    def test_failing_binary(self):
+        bench_dir = os.path.join(self.tmp.name, "build", "src", "bench")
+        os.makedirs(bench_dir)
+        with open(os.path.join(bench_dir, "bench_bitcoin"), "w") as f:
+            f.write("#!/bin/sh\necho 'Error: this bench is broken' >&2\nexit 1\n")
+        os.chmod(os.path.join(bench_dir, "bench_bitcoin"), 0o755)
+        rc, out = self.run_script(os.path.join(self.tmp.name, "build"))
+        self.assertNotEqual(rc, 0)
+        self.assertNotIn("Traceback", out)
+        self.assertIn("this bench is broken", out)  # why, in the bench's own words
+        self.assertRegex(out.rstrip().splitlines()[-1], r"^extra-row: 0 passed, [1-9][0-9]* failed$", out)
 
 
 if __name__ == "__main__":

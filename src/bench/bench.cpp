@@ -8,11 +8,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <thread>
 
@@ -284,19 +288,66 @@ std::vector<Selection> Select(const std::vector<Bench>& all, const std::string& 
     return tables;
 }
 
+namespace {
+
+// std::regex backtracks: a pattern such as (.*.*)*X ran for over 40 s over the
+// benchmark names, with nothing printed. A real filter takes milliseconds, so
+// past this the run stops and says why (nothing is open or measured yet).
+constexpr int FILTER_SECONDS = 3;
+
+// Runs Select() under that limit; returns "" or the error.
+std::string SelectBounded(const std::vector<Bench>& all, const std::string& filter, std::vector<Selection>& out)
+{
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::thread watchdog([&] {
+        std::unique_lock<std::mutex> lock(m);
+        if (cv.wait_for(lock, std::chrono::seconds(FILTER_SECONDS), [&] { return done; })) return;
+        std::fprintf(stderr, "Error: -filter=%s: still matching the %zu benchmark names after %d s (a pattern that "
+                             "can match the same text in very many ways, such as (.*)*X, backtracks for a very long "
+                             "time); simplify it\n",
+                     Printable(filter).c_str(), all.size(), FILTER_SECONDS);
+        std::fflush(stderr);
+        std::_Exit(1);
+    });
+    struct Stop { // also when Select throws something other than regex_error
+        std::mutex& m;
+        std::condition_variable& cv;
+        bool& done;
+        std::thread& t;
+        ~Stop()
+        {
+            {
+                std::lock_guard<std::mutex> lock(m);
+                done = true;
+            }
+            cv.notify_one();
+            t.join();
+        }
+    } stop{m, cv, done, watchdog};
+    try {
+        out = Select(all, filter);
+    } catch (const std::regex_error& e) {
+        return "-filter=" + Printable(filter) + " is not a valid regular expression (" + e.what() + ")";
+    }
+    return "";
+}
+
+} // namespace
+
 int RunAll(const Options& opts)
 {
     // Select.
     const std::vector<Bench> all = AllBenchmarks();
     std::vector<Selection> selection;
-    try {
-        selection = Select(all, opts.filter);
-    } catch (const std::regex_error& e) {
-        std::fprintf(stderr, "Error: -filter=%s is not a valid regular expression (%s)\n", opts.filter.c_str(), e.what());
+    const std::string error = SelectBounded(all, opts.filter, selection);
+    if (!error.empty()) {
+        std::fprintf(stderr, "Error: %s\n", error.c_str());
         return 1;
     }
     if (selection.empty()) {
-        std::fprintf(stderr, "Error: -filter=%s matches no benchmark (see -list)\n", opts.filter.c_str());
+        std::fprintf(stderr, "Error: -filter=%s matches no benchmark (see -list)\n", Printable(opts.filter).c_str());
         return 1;
     }
 

@@ -2,7 +2,8 @@
 // Result files appear whole or not at all: each is written to a temporary file
 // in the target's directory, checked through fsync and close, and renamed into
 // place. The temporary is created before any benchmark runs, so an unwritable
-// path costs nothing but an error message.
+// path costs nothing but an error message. A run killed by SIGINT, SIGTERM,
+// SIGHUP or SIGPIPE removes its temporaries before it dies.
 #ifndef SHA256BENCH_BENCH_OUTPUT_H
 #define SHA256BENCH_BENCH_OUTPUT_H
 
@@ -40,6 +41,7 @@ private:
     std::string target_; //!< what the rename replaces
     std::string tmp_;
     int fd_{-1};
+    int slot_{-1}; //!< where the signal handler finds tmp_ (SIGINT, SIGTERM, SIGHUP, SIGPIPE remove it)
 };
 
 //! True if two output paths name the same file (same resolved path, or the same inode).

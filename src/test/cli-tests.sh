@@ -64,6 +64,11 @@ for f in -help -list -list-impls -sanity-check; do
   expect nonzero "takes no value" "bench: $f=x is rejected" -- "$B" "$f=x"
 done
 expect nonzero "not a valid regular expression" "bench: a bad regex is rejected" -- "$B" "-filter=("
+# std::regex backtracks: this filter had not finished after 40 s, with nothing printed.
+expect nonzero "still matching the [0-9]* benchmark names after [0-9]* s" \
+  "bench: a -filter that backtracks without end stops in seconds, saying why" -- timeout 30 "$B" -sanity-check "-filter=(.*.*)*X"
+expect nonzero '^Error: -filter=a\\x0ab matches no benchmark' "bench: a -filter holding a newline is named on one line" -- \
+  "$B" -sanity-check "-filter=$(printf 'a\nb')"
 # -threads: 1..4 per CPU the process may run on, or all; each row also runs on N threads.
 for v in 0 abc -1 ' 2' 2x 99999 1e3; do
   expect nonzero "expected 'all' or plain decimal" "bench: -threads='$v' is rejected" -- "$B" $QUICK "-threads=$v"
@@ -122,6 +127,52 @@ expect nonzero "cannot write -output-json=.*File too large" "bench: a file-size 
   sh -c 'ulimit -f 2; exec "$@" > /dev/null' sh "$B" $QUICK -output-json="$tmp/lim/r.json"
 check "bench: ... and leaves no file, whole or partial, behind" -- test -z "$(ls -A "$tmp/lim")"
 expect nonzero "not a regular file" "bench: a directory as -output-json is an error" -- "$B" $QUICK -output-json="$tmp/lim"
+
+# A run killed while its temporaries are reserved removes them and dies of the
+# signal; the target is never created. env --default-signal undoes the SIGINT
+# a non-interactive shell ignores for background jobs.
+# killed <signal> <dir>: starts a long run writing into dir, kills it once its
+# temporaries exist; prints the exit status.
+killed() {
+  env --default-signal="$1" "$B" -filter=SHA256_1M/basic -min-time=600000 -output-json="$2/r.json" \
+    -output-csv="$2/r.csv" > /dev/null 2>&1 &
+  kpid=$!
+  n=0
+  while [ "$(ls -A "$2" | grep -c '\.tmp\.')" -lt 2 ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+  kill -s "$1" $kpid
+  wait $kpid
+  echo $?
+}
+if env --default-signal=INT true 2> /dev/null; then
+  for signo in INT:2 TERM:15 HUP:1; do
+    sig=${signo%:*}
+    mkdir "$tmp/sig-$sig"
+    rc=$(killed $sig "$tmp/sig-$sig")
+    want=$((128 + ${signo#*:}))
+    check "bench: killed by SIG$sig: no temporary left, no result file, exit $rc (want $want)" -- \
+      sh -c '[ "$1" = "$2" ] && [ -z "$(ls -A "$3")" ]' sh "$rc" "$want" "$tmp/sig-$sig"
+  done
+  # Under nohup (SIGHUP ignored when it started) a hangup still does nothing.
+  mkdir "$tmp/nohup"
+  env --ignore-signal=HUP "$B" -filter=SHA256_1M/basic -min-time=600000 -output-json="$tmp/nohup/r.json" > /dev/null 2>&1 &
+  kpid=$!
+  n=0
+  while ! ls -A "$tmp/nohup" | grep -q '\.tmp\.' && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+  kill -s HUP $kpid
+  sleep 0.3
+  check "bench: ... a SIGHUP ignored at start stays ignored (nohup)" -- kill -0 $kpid
+  kill -s TERM $kpid
+  wait $kpid
+  check "bench: ... and SIGTERM then removes the temporary" -- test -z "$(ls -A "$tmp/nohup")"
+else
+  echo "skip - killed runs: this env has no --default-signal (coreutils 8.31 or later)"
+fi
+# A reader that stops early (| head) ends the run by SIGPIPE: no temporary left either.
+mkdir "$tmp/pipe"
+sh -c '"$@" 2> /dev/null; echo $? > "$0/../pipe.rc"' "$tmp/pipe" "$B" "-filter=SHA256_64B/|SHA256_1K/" -min-time=50 \
+  -rounds=2 -output-json="$tmp/pipe/r.json" | head -c 1 > /dev/null
+check "bench: stdout closed early (| head): exit $(cat "$tmp/pipe.rc") (SIGPIPE), no temporary left" -- \
+  sh -c '[ "$(cat "$1")" = 141 ] && ! ls -A "$2" | grep -q "\.tmp\."' sh "$tmp/pipe.rc" "$tmp/pipe"
 
 # Listings.
 expect 0 "Usage" "bench: -help prints usage" -- "$B" -help
