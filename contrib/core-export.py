@@ -14,7 +14,7 @@ preprocessor guard Core's build defines for that instruction set. Nothing is
 written by hand: the files are this tree's kernels as they are, so what Core
 runs is what the project's row of the same name runs, tests and benchmarks
 (src/test/cli-tests.sh compiles both and compares their instructions). --list
-prints "<core path>\t<project source>\t<project kernel>\t<Core function>\t<guard>\t<flags>"
+prints "<core path>\t<project source>\t<project kernel>\t<Core function>\t<defines>\t<flags>"
 per file and writes nothing.
 
     contrib/core-export.py --same-code CORE_PATH CORE_OBJECT PROJECT_OBJECT
@@ -43,7 +43,8 @@ class ExportError(Exception):
 
 
 # What goes to Core: the project's kernel (sha256::kernel::<kernel>, defined in
-# <source>) as <namespace>::<function>, in <path>, compiled where <guard> is defined.
+# <source>) as <namespace>::<function>, in <path>, compiled where Core's build
+# defines every macro of <defines> (and gives the file <flags>).
 EXPORTS = [
     {
         "path": "src/crypto/sha256_avx512.cpp",
@@ -51,16 +52,26 @@ EXPORTS = [
         "kernel": "avx512_16way_d64",
         "namespace": "sha256d64_avx512",
         "function": "Transform_16way",
-        "guard": "ENABLE_AVX512",
+        "defines": ["ENABLE_AVX512"],
         "flags": "-mavx512f -mavx512vl",
         "summary": "SHA256D64 on sixteen inputs at once, in the 32-bit lanes of AVX-512 registers.",
+    },
+    {
+        "path": "src/crypto/sha256_x86_shani_4way.cpp",
+        "source": "crypto/sha256d64_shani_ring.cpp",
+        "kernel": "shani_4way_d64",
+        "namespace": "sha256d64_x86_shani",
+        "function": "Transform_4way",
+        "defines": ["ENABLE_SSE41", "ENABLE_X86_SHANI"],
+        "flags": "-msse4.1 -msha",
+        "summary": "SHA256D64 on four inputs at once with the Intel SHA extensions, four interleaved streams.",
     },
 ]
 
 # Project headers that may be inlined; any other project include is an error
 # (it would pull the project's own API into Core).
 INLINED = {"crypto/sha256_constants.h", "crypto/sha256_lanes.h", "crypto/sha256_lanes_avx512.h",
-           "crypto/sha256_lanes_shani.h"}
+           "crypto/sha256_shani_ring.h"}
 LEFT_OUT = {"crypto/sha256_kernels.h"}
 
 CORE_HEADER = """// Copyright (c) 2026 The Bitcoin Core developers
@@ -181,7 +192,8 @@ def export(spec, commit):
     flat = flatten(rest, rel, set(), system)
     out = [CORE_HEADER.format(summary=spec["summary"], source="src/" + rel).rstrip("\n")]
     out += ["//"] + [("//" + l[2:]) if l.startswith("//") else l for l in description if l.strip()]
-    out += ["", f"#ifdef {spec['guard']}", ""]
+    guard = " && ".join(f"defined({d})" for d in spec["defines"])
+    out += ["", f"#if {guard}", ""]
     # Pragmas that precede the includes stay first (they apply to what follows).
     while flat and (flat[0].startswith("#if") or flat[0].startswith("#pragma") or flat[0].startswith("#endif")
                     or not flat[0].strip()):
@@ -189,7 +201,7 @@ def export(spec, commit):
     out += [f"#include <{h}>" for h in system] + [""]
     out += flat
     out += ["", f"namespace {spec['namespace']} {{", f"void {spec['function']}{params}", "{"] + body
-    out += ["}", f"}} // namespace {spec['namespace']}", "", f"#endif // {spec['guard']}", ""]
+    out += ["}", f"}} // namespace {spec['namespace']}", "", f"#endif // {guard}", ""]
     text = "\n".join(out)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text
@@ -263,7 +275,7 @@ def main(argv):
     if listing:
         for e in EXPORTS:
             print(f"{e['path']}\tsrc/{e['source']}\tsha256::kernel::{e['kernel']}\t{e['namespace']}::{e['function']}"
-                  f"\t{e['guard']}\t{e['flags']}")
+                  f"\t{' '.join(e['defines'])}\t{e['flags']}")
         return 0
     if out_dir is None:
         raise ExportError("missing --out=DIR")

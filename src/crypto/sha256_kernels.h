@@ -167,6 +167,8 @@ void shani_d64(unsigned char* out, const unsigned char* in);
 void shani_double32(unsigned char* out, const unsigned char* in);
 void shani_double80(unsigned char* out, const unsigned char* in);
 void shani_2way_d64(unsigned char* out, const unsigned char* in);
+void shani_3way_d64(unsigned char* out, const unsigned char* in);
+void shani_4way_d64(unsigned char* out, const unsigned char* in);
 #ifdef SHA256_TEST_EXTRA_ROW
 void portable_6way_d64(unsigned char* out, const unsigned char* in);
 void portable_6way_lanes(uint32_t* st, const unsigned char* const* blocks);
@@ -183,8 +185,6 @@ void sha256_rorx_x8ms_transform(uint32_t* s, const unsigned char* chunk, size_t 
 void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
 void sha256_shani_2way_hash32(unsigned char* out, const unsigned char* in);
 size_t sha256_shani_2way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs);
-void sha256_shani_3way_d64(unsigned char* out, const unsigned char* in);
-void sha256_shani_4way_d64(unsigned char* out, const unsigned char* in);
 void sha256_shani_4way_hash32(unsigned char* out, const unsigned char* in);
 size_t sha256_shani_4way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs);
 void sha256_avx2_8way_d64(unsigned char* out, const unsigned char* in);
@@ -273,7 +273,8 @@ inline constexpr Kernel KERNELS[] = {
     MakeHash("avx512_16way", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64)),
     MakeLanes("avx512_16way", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_lanes)),
 
-    // x86-64 SHA extensions (sha256_shani.asm, sha256d64_shani.cpp, sha256_shani_streams.asm)
+    // x86-64 SHA extensions (sha256_shani.asm, sha256d64_shani.cpp, sha256d64_shani_ring.cpp,
+    // sha256_shani_streams.asm)
     MakeTransform("shani", SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_transform)),
     MakeHash("shani", S::D64, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_d64)),
     MakeHash("shani", S::Double32, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_double32)),
@@ -281,8 +282,8 @@ inline constexpr Kernel KERNELS[] = {
     MakeHash("shani_2way", S::D64, 2, SHANI_NEEDS, Src::X86, SHA256_X86(shani_2way_d64)),
     MakeHash("shani_2way", S::Hash32, 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_hash32)),
     MakeJobs("shani_2way", 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_jobs)),
-    MakeHash("shani_3way", S::D64, 3, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_3way_d64)),
-    MakeHash("shani_4way", S::D64, 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_d64)),
+    MakeHash("shani_3way", S::D64, 3, SHANI_NEEDS, Src::X86, SHA256_X86(shani_3way_d64)),
+    MakeHash("shani_4way", S::D64, 4, SHANI_NEEDS, Src::X86, SHA256_X86(shani_4way_d64)),
     MakeHash("shani_4way", S::Hash32, 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_hash32)),
     MakeJobs("shani_4way", 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_jobs)),
 

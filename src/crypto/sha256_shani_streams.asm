@@ -1,26 +1,24 @@
 ; SPDX-License-Identifier: MIT
 ; sha256_shani_streams.asm -- S independent SHA-256 computations interleaved
-; with the Intel SHA extensions (legacy SSE encodings only), for SHA256D64 and
-; for the multi-buffer hasher.
+; with the Intel SHA extensions (legacy SSE encodings only), for the
+; multi-buffer hasher (its SHA-NI rows).
 ;
-;     void sha256_shani_3way_d64(unsigned char* out, const unsigned char* in);    // also 4way
 ;     void sha256_shani_2way_hash32(unsigned char* out, const unsigned char* in); // also 4way
 ;     size_t sha256_shani_2way_jobs(Lane* lane, const Job* job, size_t njobs);   // also 4way
 ;
-; The D64 functions write SHA256(SHA256(in[64i..64i+63])) to out[32i..] for
-; i < S, the hash32 functions SHA256(in[32i..32i+31]) (the second hash of a
-; txid); in and out may be the same buffer, any alignment. The job kernels
-; (the multi-buffer hasher's) run one message per stream and hand out the
-; next message themselves where one ends (below, and sha256::streams in
-; crypto/sha256_kernels.h).
+; The hash32 functions write SHA256(in[32i..32i+31]) to out[32i..] for i < S
+; (the second hash of a txid); in and out may be the same buffer, any
+; alignment. The job kernels run one message per stream and hand out the next
+; message themselves where one ends (below, and sha256::streams in
+; crypto/sha256_kernels.h). SHA256D64's stream kernels are C++
+; (sha256_shani_ring.h, the same register plan in intrinsics).
 
 ; Why streams: one block is a chain of 32 dependent sha256rnds2, so one stream
 ; runs at the instruction's latency (~4 cycles), while the SHA unit takes a new
 ; one every cycle on AMD Zen 4 (measured: 1.0 cycles each over 8 independent
 ; chains) and every ~2.9 on Intel Sapphire Rapids. Four chains fill Zen 4's
-; unit. Compiled C++ does not keep four streams in registers (GCC 12 left the
-; states in memory and paid store forwarding inside every chain), hence this
-; file.
+; unit. Here every stream's state stays in its registers across all the jobs
+; of a call.
 ;
 ; Registers: xmm0 is W+K, the implicit operand of sha256rnds2. Stream s keeps
 ; ABEF in xmm(1+2s), CDGH in xmm(2+2s) and its newest message quad in
@@ -33,11 +31,6 @@
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
-
-; W+K of the padding block of any 64-byte message (0x80, zeros, bit length
-; 512), computed at compile time from the schedule in sha256_constants.h and
-; exported once by sha256_kernels.cpp, so that no schedule is written out twice.
-extern sha256_pad64_wk
 
 ; Select stream %1: ABEF, CDGH, LW (newest message quad), PTR (its block, for
 ; the transforms) and the stream's ring and save slots.
@@ -143,26 +136,11 @@ extern sha256_pad64_wk
     %endrep
 %endmacro
 
-; Message quads from memory: the D64 input (rsi + 64s) or the stream's block.
-%macro W_FROM_INPUT 1
-    movdqu      LW, [rsi + 64 * _s + 16 * (%1)]
-    pshufb      LW, [BSWAP32]
-    movdqa      RING(%1), LW
-%endmacro
+; Message quads from memory: the stream's block.
 %macro W_FROM_PTR 1
     movdqu      LW, [PTR + 16 * (%1)]
     pshufb      LW, [BSWAP32]
     movdqa      RING(%1), LW
-%endmacro
-
-; The second hash's block (the first digest, then fixed padding); DIGEST_TO_RING
-; left W(0) in LW and W(1) in the ring.
-%macro W_FROM_DIGEST 1
-%if (%1) == 1
-    movdqa      LW, RING(1)
-%elif (%1) >= 2
-    movdqa      LW, [PAD32 + 16 * ((%1) - 2)]
-%endif
 %endmacro
 
 ; The block of a 32-byte message: in[32s..] and the fixed padding.
@@ -174,25 +152,6 @@ extern sha256_pad64_wk
     movdqa      LW, [PAD32 + 16 * ((%1) - 2)]
 %endif
     movdqa      RING(%1), LW
-%endmacro
-
-; a..h of the selected stream's digest -> W0..7 of its next block (W0..3 in
-; LW), words 8..15 the padding of a 32-byte message; state back to the IV.
-%macro DIGEST_TO_RING 0
-    movdqa      LW, ABEF
-    punpckhqdq  LW, CDGH                ; b a d c
-    pshufd      LW, LW, 0xB1            ; a b c d
-    movdqa      RING(0), LW
-    movdqa      T1, ABEF
-    punpcklqdq  T1, CDGH                ; f e h g
-    pshufd      T1, T1, 0xB1            ; e f g h
-    movdqa      RING(1), T1
-    movdqa      T1, [PAD32]
-    movdqa      RING(2), T1
-    movdqa      T1, [PAD32 + 16]
-    movdqa      RING(3), T1
-    movdqa      ABEF, [IV_ABEF]
-    movdqa      CDGH, [IV_CDGH]
 %endmacro
 
 ; Run %1 (a macro without arguments) for every stream.
@@ -222,30 +181,6 @@ extern sha256_pad64_wk
     paddd       CDGH, SAVE_CDGH
 %endmacro
 
-; The padding block: every W+K is a constant, shared by all streams. The
-; second pair of each quad is loaded into lanes 0..1 (movq), so this block
-; does no vector arithmetic besides sha256rnds2.
-%macro PADDING_BLOCK 0
-    %assign _q 0
-    %rep 16
-        movdqa      xmm0, [sha256_pad64_wk + 16 * _q]
-        %assign _i 0
-        %rep S
-            STREAM _i
-            sha256rnds2 CDGH, ABEF
-            %assign _i _i + 1
-        %endrep
-        movq        xmm0, [sha256_pad64_wk + 16 * _q + 8]
-        %assign _i 0
-        %rep S
-            STREAM _i
-            sha256rnds2 ABEF, CDGH
-            %assign _i _i + 1
-        %endrep
-        %assign _q _q + 1
-    %endrep
-%endmacro
-
 ; The big-endian digest of the selected stream to [%1] (ABEF clobbered).
 %macro STORE_DIGEST_TO 1
     movdqa      T1, ABEF
@@ -261,34 +196,17 @@ extern sha256_pad64_wk
     STORE_DIGEST_TO rdi + 32 * _s
 %endmacro
 
-; void sha256_shani_<S>way_d64(unsigned char* out, const unsigned char* in)
-%macro D64_FUNCTION 1
-    %xdefine _D64_NAME sha256_shani_ %+ %1 %+ way_d64
-    D64_FUNCTION_NAMED %1, _D64_NAME
-%endmacro
-; The same under another name (cli-tests assemble S streams with it).
-%macro D64_FUNCTION_NAMED 2
-    STREAMS %1
-FUNCTION_BEGIN %2, FRAME, xmm
-    EACH_STREAM LOAD_IV
-    MESSAGE_BLOCK W_FROM_INPUT          ; all input is read before out is written
-    EACH_STREAM ADD_IV
-    EACH_STREAM SAVE_STATE
-    PADDING_BLOCK
-    EACH_STREAM ADD_SAVED
-    EACH_STREAM DIGEST_TO_RING
-    MESSAGE_BLOCK W_FROM_DIGEST, SCHEDULE_PAD32
-    EACH_STREAM ADD_IV
-    EACH_STREAM STORE_DIGEST
-FUNCTION_END
-%endmacro
-
 ; void sha256_shani_<S>way_hash32(unsigned char* out, const unsigned char* in)
 ; One block per stream from the IV: no state to load or store, and none of the
-; scheduler's copies (SecondHash in sha256multi.cpp says what that saves).
+; scheduler's copies (SecondHashStreams in sha256multi.cpp says what that saves).
 %macro HASH32_FUNCTION 1
+    %xdefine _HASH32_NAME sha256_shani_ %+ %1 %+ way_hash32
+    HASH32_FUNCTION_NAMED %1, _HASH32_NAME
+%endmacro
+; The same under another name (cli-tests assemble S streams with it).
+%macro HASH32_FUNCTION_NAMED 2
     STREAMS %1
-FUNCTION_BEGIN sha256_shani_ %+ %1 %+ way_hash32, FRAME, xmm
+FUNCTION_BEGIN %2, FRAME, xmm
     EACH_STREAM LOAD_IV
     MESSAGE_BLOCK W_FROM_HASH32, SCHEDULE_PAD32 ; all input is read before out is written
     EACH_STREAM ADD_IV
@@ -410,8 +328,6 @@ FUNCTION_BEGIN sha256_shani_ %+ %1 %+ way_jobs, FRAME, xmm
 FUNCTION_END
 %endmacro
 
-D64_FUNCTION 3
-D64_FUNCTION 4
 HASH32_FUNCTION 2
 HASH32_FUNCTION 4
 JOBS_FUNCTION 2

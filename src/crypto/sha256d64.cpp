@@ -38,10 +38,9 @@ constexpr D64Row Row(const char* name, const char* technique, int wide_rank = 0)
 constexpr D64Row ROWS[] = {
     Row("avx512_16way", "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"),
     Row("shani_2way", "SHA-NI, two interleaved streams, padding block W+K precomputed"),
-    Row("shani_4way", "SHA-NI, four interleaved streams (assembly: every state in registers), padding block W+K precomputed",
-        1),
+    Row("shani_4way", "SHA-NI, four interleaved streams, every state in registers, padding block W+K precomputed", 1),
     Row("shani", "SHA-NI, one input at a time"),
-    Row("shani_3way", "SHA-NI, three interleaved streams (assembly), padding block W+K precomputed", 2),
+    Row("shani_3way", "SHA-NI, three interleaved streams, padding block W+K precomputed", 2),
     Row("avx2_8way", AVX2_8WAY_TECHNIQUE),
     Row("sse41_4way", "SSE4.1 4 lanes, padding schedules precomputed"),
     Row("arm_shani_2way",
