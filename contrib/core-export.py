@@ -8,8 +8,8 @@ For each exported kernel, DIR/<path in Core's tree> gets one self-contained
 C++ file in Core's style: Core's licence header, the kernel file's own
 description, its compiler pragmas, then its source with every project header
 it includes inlined once (src/crypto/sha256_kernels.h, the project's kernel
-table, is left out), and last the kernel function itself, renamed to the
-function Core's dispatch calls, in Core's namespace, all inside the
+table, is left out), and last the exported functions themselves, renamed to
+what Core's dispatch calls, in Core's namespace, all inside the
 preprocessor guard Core's build defines for that instruction set. Nothing is
 written by hand: the files are this tree's kernels as they are, so what Core
 runs is what the project's row of the same name runs, tests and benchmarks
@@ -20,10 +20,10 @@ per file and writes nothing.
     contrib/core-export.py --same-code CORE_PATH CORE_OBJECT PROJECT_OBJECT
 
 compares the instructions (objdump -d, addresses and symbol names left out) of
-the exported function in CORE_OBJECT (the file CORE_PATH, compiled) with those
-of the project's kernel in PROJECT_OBJECT (its source, compiled with the same
-compiler and flags): "same code: N instructions" and exit 0, or the first
-difference and exit 1.
+every exported function in CORE_OBJECT (the file CORE_PATH, compiled) with
+those of the project's function it comes from in PROJECT_OBJECT (its source,
+compiled with the same compiler and flags): "same code: ..." and exit 0, or
+the first difference and exit 1.
 
 Exit status: 0 written (or the same code); 1 different code; 2 a source is
 missing or not in the expected shape, or bad arguments (one line on stderr,
@@ -42,16 +42,17 @@ class ExportError(Exception):
     pass
 
 
-# What goes to Core: the project's kernel (sha256::kernel::<kernel>, defined in
-# <source>) as <namespace>::<function>, in <path>, compiled where Core's build
-# defines every macro of <defines> (and gives the file <flags>).
+# What goes to Core: functions of the project's <source> (each pair: the
+# project's name, Core's name in <namespace>; the first is the kernel), in
+# <path>, compiled where Core's build defines every macro of <defines> (and
+# gives the file <flags>). Every other function of <source> with external
+# linkage (the project's other kernels) stays behind.
 EXPORTS = [
     {
         "path": "src/crypto/sha256_avx512.cpp",
         "source": "crypto/sha256d64_avx512.cpp",
-        "kernel": "avx512_16way_d64",
         "namespace": "sha256d64_avx512",
-        "function": "Transform_16way",
+        "functions": [("sha256::kernel::avx512_16way_d64", "Transform_16way")],
         "defines": ["ENABLE_AVX512"],
         "flags": "-mavx512f -mavx512vl",
         "summary": "SHA256D64 on sixteen inputs at once, in the 32-bit lanes of AVX-512 registers.",
@@ -59,9 +60,10 @@ EXPORTS = [
     {
         "path": "src/crypto/sha256_x86_shani_4way.cpp",
         "source": "crypto/sha256d64_shani_ring.cpp",
-        "kernel": "shani_4way_d64",
         "namespace": "sha256d64_x86_shani",
-        "function": "Transform_4way",
+        # The probe too: Core's dispatch takes four streams where they pay off.
+        "functions": [("sha256::kernel::shani_4way_d64", "Transform_4way"),
+                      ("sha256::detail::MeasureShaniOverlap", "MeasureOverlap")],
         "defines": ["ENABLE_SSE41", "ENABLE_X86_SHANI"],
         "flags": "-msse4.1 -msha",
         "summary": "SHA256D64 on four inputs at once with the Intel SHA extensions, four interleaved streams.",
@@ -72,7 +74,7 @@ EXPORTS = [
 # (it would pull the project's own API into Core).
 INLINED = {"crypto/sha256_constants.h", "crypto/sha256_lanes.h", "crypto/sha256_lanes_avx512.h",
            "crypto/sha256_shani_ring.h"}
-LEFT_OUT = {"crypto/sha256_kernels.h"}
+LEFT_OUT = {"crypto/sha256_kernels.h", "crypto/sha256_internal.h"}
 
 CORE_HEADER = """// Copyright (c) 2026 The Bitcoin Core developers
 // Distributed under the MIT software license, see the accompanying
@@ -136,16 +138,20 @@ def flatten(lines, rel, seen, system):
     return out
 
 
+DEFINITION = r"^(\w[\w:]*) {name}(\(.*\))\s*$"
+
+
 def split_function(lines, qualified, rel):
-    """(lines without the definition of `qualified`, its parameter list, its body lines)."""
-    start = [i for i, l in enumerate(lines) if re.match(rf"^void {re.escape(qualified)}\(", l)]
+    """(lines without the definition of `qualified`, its return type, parameter list, body lines)."""
+    pattern = re.compile(DEFINITION.format(name=re.escape(qualified)))
+    start = [i for i, l in enumerate(lines) if pattern.match(l)]
     if len(start) != 1:
-        raise ExportError(f"src/{rel}: {len(start)} definitions of 'void {qualified}(' at the start of a line, "
+        raise ExportError(f"src/{rel}: {len(start)} definitions of '{qualified}(' at the start of a line, "
                           "expected 1")
     i = start[0]
-    params = re.match(rf"^void {re.escape(qualified)}(\(.*\))\s*$", lines[i])
-    if not params or i + 1 >= len(lines) or lines[i + 1] != "{":
-        raise ExportError(f"src/{rel}: '{qualified}' must be 'void {qualified}(...)' on one line, then '{{'")
+    m = pattern.match(lines[i])
+    if i + 1 >= len(lines) or lines[i + 1] != "{":
+        raise ExportError(f"src/{rel}: '{qualified}' must be '<type> {qualified}(...)' on one line, then '{{'")
     depth, j = 0, i + 1
     for j in range(i + 1, len(lines)):
         depth += lines[j].count("{") - lines[j].count("}")
@@ -158,21 +164,24 @@ def split_function(lines, qualified, rel):
     k = i
     while k > 0 and lines[k - 1].startswith("//"):
         k -= 1
-    return lines[:k] + lines[j + 1:], params.group(1), body
+    return lines[:k] + lines[j + 1:], m.group(1), m.group(2), body
 
 
-def other_kernels(lines):
-    return [l for l in lines if l.startswith("void sha256::kernel::")]
+def other_definitions(lines):
+    """Names of the functions with external linkage a project source defines at file scope."""
+    return [m.group(1) for m in (re.match(r"^\w[\w:]* (sha256::[\w:]+)\(", l) for l in lines) if m]
 
 
-def export(spec, commit):
+def export(spec):
     rel = spec["source"]
     lines = read(rel)
-    lines, params, body = split_function(lines, "sha256::kernel::" + spec["kernel"], rel)
-    # Other kernels of the same file stay in the project: remove their definitions.
-    for l in other_kernels(lines):
-        name = re.match(r"^void (sha256::kernel::\w+)\(", l).group(1)
-        lines, _, _ = split_function(lines, name, rel)
+    exported = []
+    for project, core in spec["functions"]:
+        lines, ret, params, body = split_function(lines, project, rel)
+        exported.append((ret, core, params, body))
+    # Everything else the file defines for the project stays behind.
+    for name in other_definitions(lines):
+        lines = split_function(lines, name, rel)[0]
     # The file's own #ifdef SHA256_KERNELS_X86 ... #endif becomes Core's guard.
     text = "\n".join(lines)
     if "#ifdef SHA256_KERNELS_X86" not in text:
@@ -200,17 +209,24 @@ def export(spec, commit):
         out.append(flat.pop(0))
     out += [f"#include <{h}>" for h in system] + [""]
     out += flat
-    out += ["", f"namespace {spec['namespace']} {{", f"void {spec['function']}{params}", "{"] + body
-    out += ["}", f"}} // namespace {spec['namespace']}", "", f"#endif // {guard}", ""]
+    out += ["", f"namespace {spec['namespace']} {{"]
+    for n, (ret, core, params, body) in enumerate(exported):
+        out += ([""] if n else []) + [f"{ret} {core}{params}", "{"] + body + ["}"]
+    out += [f"}} // namespace {spec['namespace']}", "", f"#endif // {guard}", ""]
     text = "\n".join(out)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text
 
 
-def mangled(qualified):
-    """The Itanium C++ ABI name of void qualified(unsigned char*, const unsigned char*)."""
+# Itanium C++ ABI codes of the parameter lists exported functions have.
+PARAMETERS = {"(unsigned char* out, const unsigned char* in)": "PhPKh", "()": "v"}
+
+
+def mangled(qualified, params):
     parts = qualified.split("::")
-    return "_ZN" + "".join(f"{len(p)}{p}" for p in parts) + "EPhPKh"
+    if params not in PARAMETERS:
+        raise ExportError(f"--same-code: no mangling for the parameters {params}")
+    return "_ZN" + "".join(f"{len(p)}{p}" for p in parts) + "E" + PARAMETERS[params]
 
 
 def instructions(obj, symbol):
@@ -239,17 +255,21 @@ def same_code(core_path, core_obj, project_obj):
     spec = next((e for e in EXPORTS if e["path"] == core_path), None)
     if spec is None:
         raise ExportError(f"--same-code: {core_path} is not an exported file (see --list)")
-    a = instructions(core_obj, mangled(f"{spec['namespace']}::{spec['function']}"))
-    b = instructions(project_obj, mangled(f"sha256::kernel::{spec['kernel']}"))
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            print(f"different code: instruction {i + 1}: Core's {x!r}, the project's {y!r}")
+    lines = read(spec["source"])
+    said = []
+    for project, core in spec["functions"]:
+        params = split_function(lines, project, spec["source"])[2]
+        a = instructions(core_obj, mangled(f"{spec['namespace']}::{core}", params))
+        b = instructions(project_obj, mangled(project, params))
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                print(f"different code: {core}, instruction {i + 1}: Core's {x!r}, the project's {y!r}")
+                return 1
+        if len(a) != len(b):
+            print(f"different code: {len(a)} instructions in Core's {core}, {len(b)} in the project's {project}")
             return 1
-    if len(a) != len(b):
-        print(f"different code: {len(a)} instructions in Core's function, {len(b)} in the project's")
-        return 1
-    print(f"same code: {spec['namespace']}::{spec['function']} and sha256::kernel::{spec['kernel']}, "
-          f"{len(a)} instructions")
+        said.append(f"{spec['namespace']}::{core} is {project} ({len(a)} instructions)")
+    print("same code: " + "; ".join(said))
     return 0
 
 
@@ -274,12 +294,13 @@ def main(argv):
             raise ExportError(f"unknown argument '{a}' (expected --out=DIR or --list)")
     if listing:
         for e in EXPORTS:
-            print(f"{e['path']}\tsrc/{e['source']}\tsha256::kernel::{e['kernel']}\t{e['namespace']}::{e['function']}"
+            kernel, core = e["functions"][0]
+            print(f"{e['path']}\tsrc/{e['source']}\t{kernel}\t{e['namespace']}::{core}"
                   f"\t{' '.join(e['defines'])}\t{e['flags']}")
         return 0
     if out_dir is None:
         raise ExportError("missing --out=DIR")
-    files = {e["path"]: export(e, None) for e in EXPORTS}  # every file made before any is written
+    files = {e["path"]: export(e) for e in EXPORTS}  # every file made before any is written
     for path, text in files.items():
         dest = os.path.join(out_dir, path)
         try:

@@ -26,6 +26,12 @@
 #include "../../../src/test/util/nist.h"
 #include "core_check_project.h"
 
+// Patched Core's probe of the SHA unit (src/crypto/sha256_x86_shani_4way.cpp);
+// weak: a Core built without SHA-NI has none.
+namespace sha256d64_x86_shani {
+__attribute__((weak)) double MeasureOverlap();
+}
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -118,22 +124,28 @@ struct Built {
     bool sse41{false}, avx2{false}, avx512{false}, shani{false};
 };
 
-// The name the patched SHA256AutoDetect must return for `use` on this CPU:
-// SHA-NI (1, 2 and 4 ways) replaces everything else where the CPU has it;
-// otherwise SSE4 (1 way), SSE4.1 (4 ways), AVX2 (8 ways), AVX-512 (16 ways),
-// each where the CPU, the OS's XCR0 and the build allow it.
-std::string Expected(const Cpu& cpu, const Built& built, unsigned use)
+// The name the patched SHA256AutoDetect must return for `use` on this CPU,
+// given whether the SHA unit overlaps enough sha256rnds2 for four streams
+// (`wide`): SHA-NI (1 and 2 ways, and 4 where wide) replaces SSE4 and AVX2
+// where the CPU has it, and AVX-512 16 ways where wide; otherwise SSE4 (1
+// way), SSE4.1 (4 ways), AVX2 (8 ways), AVX-512 (16 ways), each where the
+// CPU, the OS's XCR0 and the build allow it.
+std::string Expected(const Cpu& cpu, const Built& built, unsigned use, bool wide)
 {
     using namespace sha256_implementation;
     const bool sse4 = (use & USE_SSE4) && cpu.sse41;
-    if (sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani) return "x86_shani(1way,2way,4way)";
+    const bool ymm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0x06) == 0x06;
+    const bool zmm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0xe6) == 0xe6;
+    const bool avx512 = (use & USE_AVX512) && cpu.avx512fvl && zmm && built.avx512;
+    if (sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani) {
+        if (wide) return "x86_shani(1way,2way,4way)";
+        return std::string("x86_shani(1way,2way)") + (avx512 ? ",avx512(16way)" : "");
+    }
     if (!sse4) return "standard";
     std::string s = "sse4(1way)";
     if (built.sse41) s += ",sse41(4way)";
-    const bool ymm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0x06) == 0x06;
-    const bool zmm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0xe6) == 0xe6;
     if ((use & USE_AVX2) && cpu.avx2 && ymm && built.avx2) s += ",avx2(8way)";
-    if ((use & USE_AVX512) && cpu.avx512fvl && zmm && built.avx512) s += ",avx512(16way)";
+    if (avx512) s += ",avx512(16way)";
     return s;
 }
 
@@ -404,12 +416,20 @@ int main(int argc, char** argv)
     const Cpu cpu = ReadCpu();
     std::printf("core_check: CPU sse4.1=%d avx=%d avx2=%d sha-ni=%d avx512f+vl=%d xcr0=0x%x\n", cpu.sse41, cpu.avx, cpu.avx2,
                 cpu.shani, cpu.avx512fvl, unsigned(cpu.xcr0));
+    // The patched dispatch measures the SHA unit; a CPU close to the threshold
+    // (3) may measure either side of it from one call to the next: accept both.
+    const double overlap = cpu.shani && built.shani && built.sse41 && sha256d64_x86_shani::MeasureOverlap
+                               ? sha256d64_x86_shani::MeasureOverlap() : 0;
+    const bool wide = overlap >= 3.0, near = overlap > 2.6 && overlap < 3.4;
+    std::printf("core_check: SHA unit overlap %.2f sha256rnds2 (four SHA-NI streams %s)\n", overlap,
+                near ? "either way: close to 3" : wide ? "expected" : "not expected");
     Rng rng{0x5eed2025u};
     for (const Mode& m : MODES) {
         const std::string got = SHA256AutoDetect(m.use);
-        const std::string want = Expected(cpu, built, m.use);
+        const std::string want = Expected(cpu, built, m.use, wide);
+        const bool ok = got == want || (near && got == Expected(cpu, built, m.use, !wide));
         const std::string label = std::string(m.name) + " [" + got + "]";
-        Report(got == want, std::string("SHA256AutoDetect(") + m.name + ") = '" + got + "'", "expected '" + want + "'");
+        Report(ok, std::string("SHA256AutoDetect(") + m.name + ") = '" + got + "'", "expected '" + want + "'");
         CheckD64(label, rng, quick);
         if (xinuse && HaveXInUse(cpu)) CheckUpperClean(label, cpu);
         if (nist_dir.empty()) {
@@ -421,7 +441,7 @@ int main(int argc, char** argv)
     }
     // The patched default must name the new paths where this CPU has them.
     const std::string def = SHA256AutoDetect();
-    if (cpu.shani && built.shani && built.sse41) {
+    if (cpu.shani && built.shani && built.sse41 && wide && !near) {
         Report(def.find("4way)") != std::string::npos && def.rfind("x86_shani", 0) == 0, "default names SHA-NI 4-way: '" + def + "'");
     }
     if (cpu.avx512fvl && (cpu.xcr0 & 0xe6) == 0xe6 && cpu.sse41 && built.avx512) {
