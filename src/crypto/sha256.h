@@ -135,6 +135,9 @@ using D64Fn = void (*)(unsigned char* out, const unsigned char* in);
 /** One row of the D64 registry: a kernel of `ways` inputs. */
 struct D64Implementation : Row {
     D64Fn fn{nullptr}; //!< nullptr when not built
+    //! Where the row has one: `batches` x `ways` inputs in one call (SHA256D64
+    //! hands it every whole group of `ways` at once); else nullptr.
+    void (*batch)(unsigned char* out, const unsigned char* in, size_t batches){nullptr};
 };
 
 /** How many sha256rnds2 this CPU's SHA unit works on at once: the latency of one

@@ -95,6 +95,7 @@ namespace kernel {
 enum class Shape {
     Transform, //!< TransformFn: `blocks` consecutive blocks into one state
     D64,       //!< HashFn: SHA256(SHA256(in[64i..64i+63])) to out[32i..] for i < ways
+    D64Batch,  //!< BatchFn: the same for i < ways x batches, in one call (pipelined across batches)
     Hash32,    //!< HashFn: SHA256(in[32i..32i+31]) to out[32i..] for i < ways (a txid's second hash)
     Double32,  //!< HashFn, ways 1: SHA256(SHA256(in[0..32]))
     Double80,  //!< HashFn, ways 1: SHA256(SHA256(in[0..80])) (a block header)
@@ -104,6 +105,8 @@ enum class Shape {
 
 //! Every HashFn reads any alignment and may write over its own input (out == in).
 using HashFn = void (*)(unsigned char* out, const unsigned char* in);
+//! Reads any alignment; out may equal in; batches may be 0.
+using BatchFn = void (*)(unsigned char* out, const unsigned char* in, size_t batches);
 //! st[j * ways + i] = word j of lane i, kept in this layout between calls.
 using LanesFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
 //! Returns the jobs taken (all njobs); a busy lane keeps its state in `lane`.
@@ -127,28 +130,33 @@ struct Kernel {
     Source source;
     TransformFn transform;
     HashFn hash; //!< D64, Hash32, Double32, Double80
+    BatchFn batch;
     LanesFn lanes;
     JobsFn jobs;
     size_t max_path_blocks; //!< Transform: block count from which its last code path runs (1: one path)
 
-    constexpr bool Built() const { return transform || hash || lanes || jobs; }
+    constexpr bool Built() const { return transform || hash || batch || lanes || jobs; }
 };
 
 constexpr Kernel MakeTransform(const char* name, uint32_t needs, Source src, TransformFn fn, size_t max_path = 1)
 {
-    return {name, Shape::Transform, 1, needs, src, fn, nullptr, nullptr, nullptr, max_path};
+    return {name, Shape::Transform, 1, needs, src, fn, nullptr, nullptr, nullptr, nullptr, max_path};
 }
 constexpr Kernel MakeHash(const char* name, Shape shape, int ways, uint32_t needs, Source src, HashFn fn)
 {
-    return {name, shape, ways, needs, src, nullptr, fn, nullptr, nullptr, 1};
+    return {name, shape, ways, needs, src, nullptr, fn, nullptr, nullptr, nullptr, 1};
+}
+constexpr Kernel MakeBatch(const char* name, int ways, uint32_t needs, Source src, BatchFn fn)
+{
+    return {name, Shape::D64Batch, ways, needs, src, nullptr, nullptr, fn, nullptr, nullptr, 1};
 }
 constexpr Kernel MakeLanes(const char* name, int ways, uint32_t needs, Source src, LanesFn fn)
 {
-    return {name, Shape::Lanes, ways, needs, src, nullptr, nullptr, fn, nullptr, 1};
+    return {name, Shape::Lanes, ways, needs, src, nullptr, nullptr, nullptr, fn, nullptr, 1};
 }
 constexpr Kernel MakeJobs(const char* name, int ways, uint32_t needs, Source src, JobsFn fn)
 {
-    return {name, Shape::Jobs, ways, needs, src, nullptr, nullptr, nullptr, fn, 1};
+    return {name, Shape::Jobs, ways, needs, src, nullptr, nullptr, nullptr, nullptr, fn, 1};
 }
 
 // The C++ kernels (one file per instruction set, crypto/sha256d64_<isa>.cpp).
@@ -169,6 +177,8 @@ void shani_double80(unsigned char* out, const unsigned char* in);
 void shani_2way_d64(unsigned char* out, const unsigned char* in);
 void shani_3way_d64(unsigned char* out, const unsigned char* in);
 void shani_4way_d64(unsigned char* out, const unsigned char* in);
+void shani_5way_d64(unsigned char* out, const unsigned char* in);
+void shani_5way_d64_batch(unsigned char* out, const unsigned char* in, size_t batches);
 #ifdef SHA256_TEST_EXTRA_ROW
 void portable_6way_d64(unsigned char* out, const unsigned char* in);
 void portable_6way_lanes(uint32_t* st, const unsigned char* const* blocks);
@@ -284,6 +294,8 @@ inline constexpr Kernel KERNELS[] = {
     MakeJobs("shani_2way", 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_jobs)),
     MakeHash("shani_3way", S::D64, 3, SHANI_NEEDS, Src::X86, SHA256_X86(shani_3way_d64)),
     MakeHash("shani_4way", S::D64, 4, SHANI_NEEDS, Src::X86, SHA256_X86(shani_4way_d64)),
+    MakeHash("shani_5way", S::D64, 5, SHANI_NEEDS, Src::X86, SHA256_X86(shani_5way_d64)),
+    MakeBatch("shani_5way", 5, SHANI_NEEDS, Src::X86, SHA256_X86(shani_5way_d64_batch)),
     MakeHash("shani_4way", S::Hash32, 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_hash32)),
     MakeJobs("shani_4way", 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_jobs)),
 
@@ -304,15 +316,22 @@ constexpr bool SameName(const char* a, const char* b)
 //! non-constexpr function there makes that row's constant initializer fail to compile.
 void NotInTheKernelTable();
 
-//! The index of kernel `name` of shape `shape`; used in constant expressions,
-//! where a missing kernel is a compile error.
-constexpr size_t Find(const char* name, Shape shape)
+//! The index of kernel `name` of shape `shape`, or KERNEL_COUNT.
+constexpr size_t Lookup(const char* name, Shape shape)
 {
     for (size_t i = 0; i < KERNEL_COUNT; ++i) {
         if (KERNELS[i].shape == shape && SameName(KERNELS[i].name, name)) return i;
     }
-    NotInTheKernelTable();
     return KERNEL_COUNT;
+}
+
+//! The index of kernel `name` of shape `shape`; used in constant expressions,
+//! where a missing kernel is a compile error.
+constexpr size_t Find(const char* name, Shape shape)
+{
+    const size_t i = Lookup(name, shape);
+    if (i == KERNEL_COUNT) NotInTheKernelTable();
+    return i;
 }
 constexpr const Kernel& Get(const char* name, Shape shape) { return KERNELS[Find(name, shape)]; }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cassert>
 #include <cstring>
+#include <vector>
 
 namespace sha256 {
 namespace {
@@ -15,12 +16,21 @@ namespace {
 struct D64Row {
     registry::Base base;
     kernel::HashFn fn;
+    kernel::BatchFn batch; // nullptr, or the set's kernel for many calls' worth at once
 };
 
+// A row runs its set's D64 kernel, and its D64Batch kernel where the set has one.
 constexpr D64Row Row(const char* name, const char* technique, int wide_rank = 0)
 {
     const kernel::Kernel& k = kernel::Get(name, kernel::Shape::D64);
-    return {registry::From(k, technique, wide_rank), k.hash};
+    const size_t b = kernel::Lookup(name, kernel::Shape::D64Batch);
+    registry::Base base = registry::From(k, technique, wide_rank);
+    if (b == kernel::KERNEL_COUNT) return {base, k.hash, nullptr};
+    const kernel::Kernel& kb = kernel::KERNELS[b];
+    if (kb.ways != k.ways) kernel::NotInTheKernelTable(); // a batch is a call's worth of inputs
+    base.needs |= kb.needs;
+    base.built = base.built && kb.Built();
+    return {base, k.hash, kb.batch};
 }
 
 #ifdef SHA256_KERNELS_ASM
@@ -38,9 +48,11 @@ constexpr D64Row Row(const char* name, const char* technique, int wide_rank = 0)
 constexpr D64Row ROWS[] = {
     Row("avx512_16way", "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"),
     Row("shani_2way", "SHA-NI, two interleaved streams, padding block W+K precomputed"),
-    Row("shani_4way", "SHA-NI, four interleaved streams, every state in registers, padding block W+K precomputed", 1),
+    Row("shani_4way", "SHA-NI, four interleaved streams, every state in registers, padding block W+K precomputed", 2),
     Row("shani", "SHA-NI, one input at a time"),
-    Row("shani_3way", "SHA-NI, three interleaved streams, padding block W+K precomputed", 2),
+    Row("shani_3way", "SHA-NI, three interleaved streams, padding block W+K precomputed", 3),
+    Row("shani_5way",
+        "SHA-NI, five streams in staggered halves, the first block's W+K a batch ahead, many batches a call", 1),
     Row("avx2_8way", AVX2_8WAY_TECHNIQUE),
     Row("sse41_4way", "SSE4.1 4 lanes, padding schedules precomputed"),
     Row("arm_shani_2way",
@@ -89,7 +101,10 @@ void StorePlan(int i) { g_plan.store(MakePlan(i), std::memory_order_relaxed); }
 
 std::vector<D64Implementation> D64Implementations()
 {
-    return g_registry.List<D64Implementation>([](D64Implementation& impl, const D64Row& e) { impl.fn = e.fn; });
+    return g_registry.List<D64Implementation>([](D64Implementation& impl, const D64Row& e) {
+        impl.fn = e.fn;
+        impl.batch = e.batch;
+    });
 }
 
 bool SetD64Implementation(const std::string& name) { return g_registry.Set(name); }
@@ -122,9 +137,27 @@ bool SelfTestD64(D64Fn fn, int ways)
     return std::memcmp(inplace, out + 5, 32 * static_cast<size_t>(ways)) == 0;
 }
 
+namespace {
+// A batch kernel on three batches (the pipeline's start, middle and end)
+// against the portable kernel, misaligned, then in place.
+bool SelfTestBatch(kernel::BatchFn fn, int ways)
+{
+    const size_t n = 3 * static_cast<size_t>(ways);
+    std::vector<unsigned char> in(64 * n + 1), out(32 * n + 3), want(32 * n);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<unsigned char>(i * 151 + 3);
+    for (size_t i = 0; i < n; ++i) kernel::basic_d64(want.data() + 32 * i, in.data() + 1 + 64 * i);
+    fn(out.data() + 3, in.data() + 1, 3);
+    if (std::memcmp(out.data() + 3, want.data(), want.size()) != 0) return false;
+    fn(in.data() + 1, in.data() + 1, 3);
+    return std::memcmp(in.data() + 1, want.data(), want.size()) == 0;
+}
+} // namespace
+
 std::string AutoDetectD64()
 {
-    const std::string pick = g_registry.AutoDetect([](const D64Row& e) { return SelfTestD64(e.fn, e.base.ways); }, BASIC);
+    const std::string pick = g_registry.AutoDetect(
+        [](const D64Row& e) { return SelfTestD64(e.fn, e.base.ways) && (!e.batch || SelfTestBatch(e.batch, e.base.ways)); },
+        BASIC);
     AutoDetectFixed();
     return pick;
 }
@@ -139,6 +172,13 @@ void SHA256D64(unsigned char* out, const unsigned char* in, size_t blocks)
     for (uint32_t plan = sha256::g_plan.load(std::memory_order_relaxed); plan && blocks; plan >>= 4) {
         const sha256::D64Row& e = sha256::ROWS[(plan & 15) - 1];
         const size_t ways = static_cast<size_t>(e.base.ways);
+        if (e.batch && blocks >= ways) {
+            const size_t batches = blocks / ways;
+            e.batch(out, in, batches);
+            out += 32 * ways * batches;
+            in += 64 * ways * batches;
+            blocks -= ways * batches;
+        }
         while (blocks >= ways) {
             e.fn(out, in);
             out += 32 * ways;

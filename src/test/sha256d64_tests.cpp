@@ -129,6 +129,12 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
                                 impl.name << ": row and kernel table disagree");
         }
         BOOST_CHECK_MESSAGE(found == 1, impl.name << ": " << found << " D64 kernels of that name in the table");
+        // ... and its batch kernel, where the set has one.
+        sha256::kernel::BatchFn batch = nullptr;
+        for (const auto& k : sha256::kernel::KERNELS) {
+            if (k.shape == sha256::kernel::Shape::D64Batch && impl.name == k.name) batch = k.batch;
+        }
+        BOOST_CHECK_MESSAGE(impl.batch == batch, impl.name << ": row and kernel table disagree on the batch kernel");
     }
 #ifdef DISABLE_OPTIMIZED_SHA256
     for (const auto& impl : impls) BOOST_CHECK_EQUAL(impl.built, impl.needs_mask == 0);
@@ -412,6 +418,69 @@ BOOST_AUTO_TEST_CASE(guard_pages)
         }
         BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " guard-page cases failed");
         BOOST_TEST_MESSAGE("  " << impl.name << ": guard pages: " << (bad ? "FAILED" : "ok"));
+    }
+}
+
+// The D64Batch kernels (many calls' worth of inputs in one, pipelined across
+// batches): 0..9 batches of random inputs, input and output at odd offsets and
+// in place, through the ABI trampoline (its third argument is the batch
+// count), and against guard pages; against CSHA256 twice.
+BOOST_AUTO_TEST_CASE(batch_kernels)
+{
+    using Flush = test::GuardedBuffer::Flush;
+    test::Rng rng(0xba7c);
+    for (const auto* k : test::RunnableKernels(sha256::kernel::Shape::D64Batch)) {
+        const size_t ways = static_cast<size_t>(k->ways);
+        int bad = 0, cases = 0;
+        auto call = [&](unsigned char* out, const unsigned char* in, size_t batches) {
+#if defined(__x86_64__)
+            const checkasm::Result r = checkasm::Call(
+                reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(k->batch)),
+                reinterpret_cast<uint32_t*>(out), in, batches, /*check_vzeroupper=*/true);
+            std::string why;
+            for (const auto& f : r.failures) {
+                if (f != "zmm16-31 left in use" && f != "opmask registers left in use") why += f + "; ";
+            }
+            return why;
+#else
+            k->batch(out, in, batches);
+            return std::string();
+#endif
+        };
+        for (size_t batches = 0; batches <= 9; ++batches) {
+            const size_t n = ways * batches, off = batches * 7 % 64;
+            std::vector<unsigned char> in(64 * n + 64), out(32 * n + 128, 0x5a);
+            rng.Fill(in.data() + off, 64 * n);
+            std::vector<Digest> want;
+            for (size_t i = 0; i < n; ++i) want.push_back(Reference(in.data() + off + 64 * i));
+            std::string why = call(out.data() + 63 - off, in.data() + off, batches);
+            if (CountWrong(out.data() + 63 - off, want, n)) why += "wrong digest; ";
+            for (size_t i = 0; i < out.size(); ++i) {
+                if ((i < 63 - off || i >= 63 - off + 32 * n) && out[i] != 0x5a) {
+                    why += "wrote outside its output; ";
+                    break;
+                }
+            }
+            why += call(in.data() + off, in.data() + off, batches);
+            if (CountWrong(in.data() + off, want, n)) why += "wrong digest in place; ";
+            for (Flush f : {Flush::End, Flush::Begin}) {
+                if (n == 0) break;
+                test::GuardedBuffer gin(64 * n, f), gout(32 * n, f);
+                std::copy(in.begin(), in.begin() + 64 * n, gin.begin());
+                std::vector<Digest> gwant;
+                for (size_t i = 0; i < n; ++i) gwant.push_back(Reference(gin.begin() + 64 * i));
+                why += call(gout.begin(), gin.begin(), batches);
+                if (CountWrong(gout.begin(), gwant, n)) why += "wrong digest at a guard page; ";
+            }
+            ++cases;
+            if (!why.empty() && ++bad <= 5) BOOST_ERROR(k->name << " batch: " << batches << " batches: " << why);
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, k->name << " batch: " << bad << " of " << cases << " batch counts failed");
+        BOOST_TEST_MESSAGE("  " << k->name << " batch: 0..9 batches of " << ways << ", misaligned, in place, guard pages"
+#if defined(__x86_64__)
+                                << ", ABI-checked"
+#endif
+                                << ": " << (bad ? "FAILED" : "ok"));
     }
 }
 
