@@ -46,7 +46,6 @@ if "$top/contrib/core-patch.sh" --core="$core" --out="$work/series" > "$logs/ser
 else
   fail "core-patch.sh --core=<unpacked Core> --out=..." "exit $?; see $logs/series.log"; finish
 fi
-grep -q 'STAND-IN KERNELS' "$logs/series.log" && echo "NOTE the series uses stand-in kernels (no export step yet): see $logs/series.log"
 out=$("$top/contrib/core-patch.sh" --core="$top" --out="$work/refused1" 2>&1); rc=$?
 if [ $rc -eq 2 ] && [[ $out == *"is not a Bitcoin Core source tree"* ]] && [ ! -e "$work/refused1" ]; then
   pass "core-patch.sh refuses a tree that is not Core's (exit 2, says so, writes nothing)"

@@ -10,10 +10,7 @@
 # patch, Core-style commit messages) that `git am` applies to that tree; it
 # must not exist or be empty. The series (contrib/core-patch/series) is the
 # Core-side glue kept in contrib/core-patch/NAME.patch plus the kernel files
-# of the export step (contrib/core-export.py --out=DIR, or --kernels=DIR);
-# where a kernel file is missing, a clearly marked stand-in
-# (contrib/core-patch/stand-in/) is used and a loud warning printed: such a
-# series is for trying the glue, not for upstream.
+# that contrib/core-export.py writes from this tree's kernels (or --kernels=DIR).
 #
 # --ab also builds Core unpatched (BASE) and patched (HEAD) with its own CMake
 # (bench only), each once, cached by the git tree id of its sources, then runs
@@ -28,7 +25,7 @@
 #
 # Options:
 #   --kernels=DIR    the export step's output (DIR/src/crypto/...); default:
-#                    run contrib/core-export.py if it exists, else stand-ins
+#                    run contrib/core-export.py
 #   --pairs=K        A/B pairs (default 8, at least what the rows need for 95%
 #                    family-wise intervals; at least 5)
 #   --min-time=MS    bench_bitcoin -min-time of each run (default 500)
@@ -47,13 +44,6 @@ set -f
 me=core-patch.sh
 die() { echo "$me: $*" >&2; exit 2; }
 say() { echo "$me: $*" >&2; }
-loud() {
-  {
-    echo "$me: ############################################################"
-    for l in "$@"; do echo "$me: ## $l"; done
-    echo "$me: ############################################################"
-  } >&2
-}
 script_dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$script_dir/.." && pwd)
 pd=$script_dir/core-patch
@@ -124,36 +114,24 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/core-patch.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-# ---- kernel files: the export step's, else stand-ins (loudly) ----
+# ---- kernel files: this tree's kernels, written by the export step ----
 if [ -z "$kernels" ]; then
-  if [ -f "$top/contrib/core-export.py" ]; then
-    kernels=$work/kernels
-    say "exporting the kernels: contrib/core-export.py --out=$kernels"
-    python3 "$top/contrib/core-export.py" --out="$kernels" > "$work/export.log" 2>&1 \
-      || { tail -5 "$work/export.log" >&2; die "contrib/core-export.py failed (its last lines above)"; }
-  fi
+  kernels=$work/kernels
+  say "exporting the kernels: contrib/core-export.py --out=$kernels"
+  python3 "$top/contrib/core-export.py" --out="$kernels" > "$work/export.log" 2>&1 \
+    || { tail -5 "$work/export.log" >&2; die "contrib/core-export.py failed (its last lines above)"; }
 elif [ -d "$kernels" ]; then
   kernels=$(cd "$kernels" && pwd)
 else
   die "--kernels=$kernels: no such directory"
 fi
 series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pd/series")
-standins=
 for k in $(printf '%s\n' "$series" | awk '{ for (i = 2; i <= NF; i++) print $i }'); do
-  if [ -n "$kernels" ] && [ -f "$kernels/$k" ]; then continue; fi
-  [ -f "$pd/stand-in/$k" ] || die "kernel file $k: neither the export step's output nor a stand-in has it"
-  standins="$standins $k"
+  [ -f "$kernels/$k" ] || die "kernel file $k: the export step did not write it (contrib/core-export.py --list names what it writes)"
 done
 for name in $(printf '%s\n' "$series" | awk '{ print $1 }'); do
   [ -f "$pd/$name.patch" ] && [ -f "$pd/$name.msg" ] || die "series entry $name: $pd/$name.patch or .msg is missing"
 done
-if [ -n "$standins" ]; then
-  loud "STAND-IN KERNELS: no exported kernel for:$standins" \
-       "(contrib/core-export.py is missing or did not write them; --kernels=DIR names its output)." \
-       "The stand-ins make the glue compile and pass its tests, but they are as slow" \
-       "as Core's old paths or slower: this series is NOT for upstream, and its A/B" \
-       "measures nothing about the new kernels. Their commits say so in the subject."
-fi
 
 # ---- scratch copy of the Core tree, as a git repository ----
 tree=$work/tree
@@ -204,11 +182,9 @@ printf '%s\n' "$series" | while read -r name ks; do
     exit 1
   fi
   g apply "$p" || { echo "$me: git apply $name.patch failed after its check passed" >&2; exit 2; }
-  stand=no
   for k in $ks; do
     mkdir -p "$tree/$(dirname "$k")"
-    if [ -n "$kernels" ] && [ -f "$kernels/$k" ]; then cp "$kernels/$k" "$tree/$k"
-    else cp "$pd/stand-in/$k" "$tree/$k"; stand=yes; fi
+    cp "$kernels/$k" "$tree/$k"
   done
   msg=$work/$name.msg
   if [ -f "$pd/$name.measured.md" ]; then measured=$pd/$name.measured.md
@@ -217,8 +193,7 @@ printf '%s\n' "$series" | while read -r name ks; do
     printf '%s\n' "Measured: not yet (contrib/core-patch.sh --ab, recorded in" \
       "sha256bench's contrib/core-patch/$name.measured.md; see its doc/upstream.md)." > "$measured"
   fi
-  awk -v m="$measured" -v s="$stand" '
-    NR == 1 && s == "yes" { print "[STAND-IN KERNEL, NOT FOR UPSTREAM] " $0; next }
+  awk -v m="$measured" '
     $0 == "@MEASURED@" { while ((getline line < m) > 0) print line; next }
     { print }
   ' "$pd/$name.msg" > "$msg"
@@ -336,7 +311,6 @@ python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="Core unpatch
 rc=$?
 [ $rc -le 1 ] || exit 2
 { echo; python3 "$pd/core_bench_json.py" cycles "$runs/compare.json" "$ghz"; } >> "$out/ab.md" || exit 2
-[ -z "$standins" ] || printf '\n**Stand-in kernels (%s): these rows measure the stand-ins, not the new kernels.**\n' "${standins# }" >> "$out/ab.md"
 cat "$out/ab.md"
 say "table: $out/ab.md; runs: $runs"
 exit 0
