@@ -159,7 +159,10 @@ constexpr Kernel MakeJobs(const char* name, int ways, uint32_t needs, Source src
     return {name, Shape::Jobs, ways, needs, src, nullptr, nullptr, nullptr, nullptr, fn, 1};
 }
 
-// The C++ kernels (one file per instruction set, crypto/sha256d64_<isa>.cpp).
+// The C++ kernels (a file per instruction set and technique, crypto/sha256d64_*.cpp).
+// Those files, compiled with their own -m flags, include this header for these
+// declarations only: nothing inline here may be called from them, or the
+// linker could keep a copy built for a CPU that has their features.
 void basic_d64(unsigned char* out, const unsigned char* in);
 void basic_double32(unsigned char* out, const unsigned char* in);
 void basic_double80(unsigned char* out, const unsigned char* in);
