@@ -99,6 +99,8 @@ need_tool tar tar
 analysis_opts=
 [ -z "$threshold" ] || analysis_opts="--threshold=$threshold"
 if [ "$ab" = yes ]; then
+  # As root this installs what Core's build needs; otherwise it names what is missing.
+  "$top/contrib/install-deps.sh" --core >&2 || die "Bitcoin Core's build needs the packages named above"
   need_tool cmake cmake
   need_tool c++ g++
   # Core's CMake needs Boost's headers (always) and libevent (for bench_bitcoin).

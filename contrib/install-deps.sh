@@ -4,23 +4,29 @@
 #   contrib/install-deps.sh [--log=FILE]          build, bench and make check
 #   contrib/install-deps.sh --all [--log=FILE]    also what ci/test-all.sh needs (qemu-user, valgrind,
 #                                                 clang with libFuzzer, an aarch64 cross compiler, and
-#                                                 cmake and Boost's headers for Bitcoin Core's build)
+#                                                 what --core names)
+#   contrib/install-deps.sh --core [--log=FILE]   only what building Bitcoin Core needs (contrib/core-patch.sh
+#                                                 --ab, ci/core-patch.sh): cmake, Boost's and libevent's headers
 # Only missing packages are installed. As root: apt-get update + install, its
 # output to the log (default: a file in ${TMPDIR:-/tmp}), one summary line here.
 # Not root: succeeds if everything is installed, else names what is missing.
 set -u
 all=no
+core=no
 log=${TMPDIR:-/tmp}/sha256bench-install-deps.log
 for arg in "$@"; do
   case "$arg" in
     --all) all=yes ;;
+    --core) core=yes ;;
     --log=?*) log=${arg#--log=} ;;
-    -h|--help) sed -n '3,9p' "$0"; exit 0 ;;
-    *) echo "install-deps.sh: unknown argument '$arg' (expected --all and/or --log=FILE)" >&2; exit 2 ;;
+    -h|--help) sed -n '3,11p' "$0"; exit 0 ;;
+    *) echo "install-deps.sh: unknown argument '$arg' (expected --all or --core, and/or --log=FILE)" >&2; exit 2 ;;
   esac
 done
+[ "$all$core" != yesyes ] || { echo "install-deps.sh: --all already includes --core: give one of them" >&2; exit 2; }
 
-# One package per line (keeps merges trivial). "all:" lines are for --all only.
+# One package per line (keeps merges trivial). "all:" lines are for --all only,
+# "core:" lines for --core and --all.
 pkgs=$(sed -e 's/#.*//' -e '/^ *$/d' <<'EOF_PKGS'
 build-essential
 autoconf
@@ -41,14 +47,17 @@ all: valgrind
 all: clang
 all: libclang-rt-dev
 all: g++-aarch64-linux-gnu
-all: cmake
-all: libboost-dev
+core: cmake
+core: libboost-dev
+core: libevent-dev
 EOF_PKGS
 )
-if [ "$all" = no ]; then
-  want=$(printf '%s\n' "$pkgs" | sed -n '/^all:/!p' | tr '\n' ' ')
+if [ "$core" = yes ]; then
+  want=$(printf '%s\n' "$pkgs" | sed -n 's/^core: *//p' | tr '\n' ' ')
+elif [ "$all" = no ]; then
+  want=$(printf '%s\n' "$pkgs" | sed -n '/^\(all\|core\):/!p' | tr '\n' ' ')
 else
-  want=$(printf '%s\n' "$pkgs" | sed 's/^all: *//' | tr '\n' ' ')
+  want=$(printf '%s\n' "$pkgs" | sed 's/^\(all\|core\): *//' | tr '\n' ' ')
 fi
 
 missing_pkgs() {
