@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <csignal>
+#include <cstdio>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace test {
@@ -140,6 +143,24 @@ void CheckRows(const std::vector<const sha256::Row*>& rows)
                                 << (r->supported ? "supported" : r->why_not));
     }
     BOOST_CHECK_MESSAGE(last_resort, "no 1-way row that needs nothing and runs");
+}
+
+bool AbortsInChild(const std::function<void()>& body)
+{
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    BOOST_REQUIRE(pid >= 0);
+    if (pid == 0) {
+        // The child's assert message would clutter the log; Boost.Test's own
+        // handler would report the abort as a failure of this test, from the child.
+        if (std::freopen("/dev/null", "w", stderr) == nullptr) _exit(3);
+        std::signal(SIGABRT, SIG_DFL);
+        body();
+        _exit(0);
+    }
+    int status = 0;
+    BOOST_REQUIRE_EQUAL(waitpid(pid, &status, 0), pid);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
 }
 
 ScopedRow::ScopedRow(bool (*set)(const std::string&), std::string (*current)(), const std::string& name)

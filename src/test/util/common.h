@@ -11,6 +11,7 @@
 #include <set>
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -75,6 +76,10 @@ private:
     bool (*set)(const std::string&);
     std::string previous;
 };
+
+//! Runs body in a child process (its stderr silenced) and says whether it
+//! ended by abort(): how tests watch a checked precondition (an assert) fire.
+bool AbortsInChild(const std::function<void()>& body);
 
 //! Transforms built and supported on this CPU. The first call logs which were skipped and why.
 const std::vector<sha256::Implementation>& RunnableTransforms();
