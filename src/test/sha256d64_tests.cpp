@@ -139,6 +139,28 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
     BOOST_TEST_MESSAGE("  CPU: " << cpu::Brand() << "; features: " << cpu::FeatureNames(cpu::Features()));
 }
 
+// Every kernel of the table: Built() (from its source and the build) agrees
+// with its pointer, and only the member of its shape is set.
+BOOST_AUTO_TEST_CASE(kernel_table_built_matches_pointers)
+{
+    using sha256::kernel::Shape;
+    for (const auto& k : sha256::kernel::KERNELS) {
+        const bool t = k.transform != nullptr, h = k.hash != nullptr, b = k.batch != nullptr;
+        const bool l = k.lanes != nullptr, j = k.jobs != nullptr;
+        bool own = false;
+        switch (k.shape) {
+        case Shape::Transform: own = t; break;
+        case Shape::D64Batch: own = b; break;
+        case Shape::Lanes: own = l; break;
+        case Shape::Jobs: own = j; break;
+        default: own = h; break;
+        }
+        BOOST_CHECK_MESSAGE(k.Built() == own, k.name << ": Built() " << k.Built() << " but its pointer is "
+                                                     << (own ? "set" : "nullptr"));
+        BOOST_CHECK_MESSAGE(int{t} + h + b + l + j == int{own}, k.name << ": a member of another shape is set");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(set_refuses_unknown_and_unsupported)
 {
     const std::string before = sha256::CurrentD64Implementation();
