@@ -321,11 +321,19 @@ if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/nul
     $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -O2 $flags -c "$TOP_SRCDIR/$src" -o "$tmp/project.o" > "$tmp/cc" 2>&1
     expect 0 "same code" "core export: $func is $kernel, instruction for instruction" -- \
       python3 "$E" --same-code "$path" "$tmp/core.o" "$tmp/project.o"
-    sed 's/(out, in);/(out, in + 64);/' "$tmp/core/$path" > "$tmp/mutant.cpp"
+    sed 's/(out, in\([,)]\)/(out, in + 64\1/' "$tmp/core/$path" > "$tmp/mutant.cpp"
     # shellcheck disable=SC2086
     $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
     expect nonzero "different code" "core export: ... and a changed $path is caught" -- \
       python3 "$E" --same-code "$path" "$tmp/mutant.o" "$tmp/project.o"
+    # A kernel the exported function calls out of line is compared too.
+    if grep -q 'k\.Run(out, in, nbatch);' "$tmp/core/$path"; then
+      sed 's/k\.Run(out, in, nbatch);/k.Run(out, in + 64, nbatch);/' "$tmp/core/$path" > "$tmp/mutant.cpp"
+      # shellcheck disable=SC2086
+      $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+      expect nonzero "different code" "core export: ... and a change in the kernel $func calls is caught" -- \
+        python3 "$E" --same-code "$path" "$tmp/mutant.o" "$tmp/project.o"
+    fi
   done < "$tmp/exports.tsv"
 else
   echo "skip - core export: needs an x86-64 build with optimized kernels, CXX, python3 and objdump"
