@@ -3,7 +3,8 @@
 # CI's proof of the Bitcoin Core patch series (contrib/core-patch.sh), every run:
 #   unpack Core (../shared/peers/bitcoin-core-e3f416dbf7.tar.gz); make the series;
 #   core-patch.sh's refusals (not a Core tree; a tree the series does not apply to);
-#   git apply --check then git am of each patch on a fresh unpack; Core's own CMake
+#   git apply --check then git am of each patch on a fresh unpack; --from=<last patch>
+#   on a tree with the others gives that patch alone; Core's own CMake
 #   (everything off, -DWERROR=ON) and only bitcoin_crypto + bitcoin_consensus,
 #   with no warning in the build log; core_check (contrib/core-patch/check) linked
 #   against the patched libraries, natively and under qemu-x86_64 -cpu Nehalem and
@@ -70,6 +71,20 @@ for p in "$work"/series/*.patch; do
   if ! gp am -q "$p" > "$logs/am.log" 2>&1; then ok=no; fail "git am $(basename "$p")" "$(head -2 "$logs/am.log" | tr '\n' ' ')"; break; fi
 done
 [ $ok = yes ] && pass "git apply --check and git am of every patch on a fresh unpack" || finish
+
+# --from=NAME: the last patch alone, for a tree that has the others; the same diff as in the whole series.
+last=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/contrib/core-patch/series" | tail -1 | awk '{ print $1 }')
+mkdir -p "$work/upto" && gp archive HEAD~1 | tar -x -C "$work/upto"
+diff_of() { sed -n '/^diff --git /,$p' "$1"; }
+if "$top/contrib/core-patch.sh" --core="$work/upto" --out="$work/from" --from="$last" > "$logs/from.log" 2>&1 &&
+   [ "$(ls "$work"/from/*.patch | wc -l)" -eq 1 ] &&
+   [ "$(diff_of "$work"/from/*.patch)" = "$(diff_of "$(ls "$work"/series/*.patch | tail -1)")" ]; then
+  pass "core-patch.sh --from=$last on a tree with the patches before it: that patch alone, the same diff"
+else fail "core-patch.sh --from=$last" "see $logs/from.log and $work/from"; fi
+out=$("$top/contrib/core-patch.sh" --core="$work/upto" --out="$work/refused3" --from=no-such-patch 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"--from=no-such-patch: not a patch of the series"* ]] && [ ! -e "$work/refused3" ]; then
+  pass "core-patch.sh --from with an unknown name: one line, exit 2, nothing written"
+else fail "core-patch.sh --from=no-such-patch" "exit $rc: $out"; fi
 
 # Core's own CMake, minimal, warnings as errors; only the two libraries.
 b=$work/build

@@ -26,6 +26,9 @@
 # Options:
 #   --kernels=DIR    the export step's output (DIR/src/crypto/...); default:
 #                    run contrib/core-export.py
+#   --from=NAME      start the series at its patch NAME, for a Core tree that
+#                    already has the patches before it (with --ab: that
+#                    patch's own A/B); names: contrib/core-patch/series
 #   --pairs=K        A/B pairs (default 8, at least what the rows need for 95%
 #                    family-wise intervals; at least 5)
 #   --min-time=MS    bench_bitcoin -min-time of each run (default 500)
@@ -48,19 +51,20 @@ script_dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$script_dir/.." && pwd)
 pd=$script_dir/core-patch
 
-core= out= ab=no pairs= min_time=500 kernels= cache= jobs= threshold=
+core= out= ab=no pairs= min_time=500 kernels= cache= jobs= threshold= from=
 for a in "$@"; do
   case "$a" in
     --core=*) core=${a#--core=} ;;
     --out=*) out=${a#--out=} ;;
     --ab) ab=yes ;;
     --kernels=*) kernels=${a#--kernels=} ;;
+    --from=*) from=${a#--from=} ;;
     --pairs=*) pairs=${a#--pairs=} ;;
     --min-time=*) min_time=${a#--min-time=} ;;
     --cache=*) cache=${a#--cache=} ;;
     --jobs=*) jobs=${a#--jobs=} ;;
     --threshold=*) threshold=${a#--threshold=} ;;
-    -h|--help) sed -n '3,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$a' (usage: contrib/core-patch.sh --core=DIR --out=DIR [--ab]; --help for more)" ;;
   esac
 done
@@ -116,6 +120,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/core-patch.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
+series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pd/series")
+if [ -n "$from" ]; then
+  names=$(printf '%s\n' "$series" | awk '{ print $1 }' | tr '\n' ' ')
+  printf '%s\n' "$series" | awk -v n="$from" '$1 == n { found = 1 } END { exit !found }' \
+    || die "--from=$from: not a patch of the series (${names% })"
+  series=$(printf '%s\n' "$series" | awk -v n="$from" '$1 == n { on = 1 } on')
+fi
+
 # ---- kernel files: this tree's kernels, written by the export step ----
 if [ -z "$kernels" ]; then
   kernels=$work/kernels
@@ -127,7 +139,6 @@ elif [ -d "$kernels" ]; then
 else
   die "--kernels=$kernels: no such directory"
 fi
-series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pd/series")
 for k in $(printf '%s\n' "$series" | awk '{ for (i = 2; i <= NF; i++) print $i }'); do
   [ -f "$kernels/$k" ] || die "kernel file $k: the export step did not write it (contrib/core-export.py --list names what it writes)"
 done
