@@ -219,7 +219,8 @@ def render(pairs, rows, not_compared, labels, threshold, fail_above, alpha):
     out.append(f"- machine: {one_line(m.get('cpu', 'unknown CPU'))} ({one_line(m.get('arch', '?'))}, "
                f"family {m.get('family', '?')} "
                f"model {m.get('model', '?')} stepping {m.get('stepping', '?')}); features: {feats}; "
-               f"core {m.get('core_ghz', '?')} GHz, TSC {m.get('tsc_ghz', '?')} GHz")
+               f"core {m.get('core_ghz', '?')} GHz"
+               + (f", TSC {m['tsc_ghz']} GHz" if m.get("tsc_ghz") not in (None, "?") else ""))
     out.append(f"- BASE {labels[0]}: {describe_side(pairs[0]['base'])}; HEAD {labels[1]}: {describe_side(head0)}")
     opt_text = one_line(", ".join(f"{k}={v}" for k, v in sorted(opts.items()))) if opts else "unknown"
     out.append(f"- method: {len(pairs)} pairs of bench_bitcoin runs in ABBA order ({opt_text}); change = "

@@ -87,7 +87,7 @@ def machine(core_ghz):
     except OSError:
         pass
     return {"cpu": cpu, "arch": platform.machine(), "family": fam, "model": model, "stepping": step,
-            "features": flags, "core_ghz": core_ghz, "tsc_ghz": "?"}
+            "features": flags, "core_ghz": core_ghz}
 
 
 def convert(argv):

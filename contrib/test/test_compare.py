@@ -104,6 +104,18 @@ class AnalysisTests(unittest.TestCase, OneLineError):
         self.assertIn("method:", p.stdout)
         self.assertIn(self.doc["machine"]["cpu"], p.stdout)
 
+    def test_clock_line_names_only_the_clocks_measured(self):
+        # Core's bench (core-patch.sh --ab) measures no TSC: say nothing of it rather than "TSC ? GHz".
+        self.doc["machine"]["tsc_ghz"] = 2.596
+        self.write_pairs(12)
+        self.assertIn("GHz, TSC 2.596 GHz", self.analyse().stdout)
+        del self.doc["machine"]["tsc_ghz"]
+        self.write_pairs(12)
+        p = self.analyse()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"core {self.doc['machine']['core_ghz']} GHz\n", p.stdout)
+        self.assertNotIn("TSC", p.stdout)
+
     def test_names_cannot_split_a_row(self):
         evil = "SHA256_1M/a|b\n| forged | 1 | 2 |"
         for r in self.doc["results"]:
