@@ -15,8 +15,8 @@
 # --ab also builds Core unpatched (BASE) and patched (HEAD) with its own CMake
 # (bench only), each once, cached by the git tree id of its sources, then runs
 # Core's bench_bitcoin on the affected benchmarks (SHA256D64_1024_AVX2,
-# SHA256D64_1024_SHANI, MerkleRoot, and HEAD's SHA256D64_1024_AVX512, also
-# compared with BASE's AVX2 row) each in a process of its own (in one process,
+# SHA256D64_1024_SHANI, MerkleRoot, and SHA256D64_1024_AVX512: where only HEAD
+# has it, compared with BASE's AVX2 row) each in a process of its own (in one process,
 # an earlier benchmark can change a later one's time), BASE and HEAD
 # alternately in ABBA order, and prints the table of contrib/bench_compare.py
 # (the engine of contrib/bench-compare.sh: Hodges-Lehmann change, Wilcoxon
@@ -64,7 +64,7 @@ for a in "$@"; do
     --cache=*) cache=${a#--cache=} ;;
     --jobs=*) jobs=${a#--jobs=} ;;
     --threshold=*) threshold=${a#--threshold=} ;;
-    -h|--help) sed -n '3,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR >= 3 && !/^#/ { exit } NR >= 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) die "unknown argument '$a' (usage: contrib/core-patch.sh --core=DIR --out=DIR [--ab]; --help for more)" ;;
   esac
 done
@@ -240,7 +240,7 @@ for f in $patches; do echo "  $(basename "$f")"; done
 
 [ "$ab" = yes ] || exit 0
 
-# ---- --ab: Core unpatched and patched, each benchmark in its own process, ABBA ----
+# ---- --ab: Core unpatched (or with the patches before --from) and patched, each benchmark in its own process, ABBA ----
 [ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}/core
 mkdir -p "$cache" || die "cannot create the cache directory $cache"
 cache=$(cd "$cache" && pwd)
@@ -272,9 +272,11 @@ build() {
   [ -x "$bin" ] || die "$2: the build finished but $bin is missing; log: $log"
   : > "$dir/built"
 }
-build "$base" "BASE (unpatched)"
+if [ -n "$from" ]; then base_label="Core + the patches before $from"; head_label="Core + $from"
+else base_label="Core unpatched"; head_label="Core + series"; fi
+build "$base" "BASE ($base_label)"
 base_bin=$bin
-build "$head" "HEAD (patched)"
+build "$head" "HEAD ($head_label)"
 head_bin=$bin
 
 benches="SHA256D64_1024_AVX2 SHA256D64_1024_SHANI MerkleRoot"
@@ -285,7 +287,10 @@ for b in $benches; do
   grep -qx "$b" "$work/head.list" || die "HEAD bench_bitcoin has no benchmark $b"
 done
 head_only= cross=
-if grep -qx SHA256D64_1024_AVX512 "$work/head.list"; then
+if grep -qx SHA256D64_1024_AVX512 "$work/base.list"; then
+  grep -qx SHA256D64_1024_AVX512 "$work/head.list" || die "HEAD bench_bitcoin has no benchmark SHA256D64_1024_AVX512"
+  benches="$benches SHA256D64_1024_AVX512"
+elif grep -qx SHA256D64_1024_AVX512 "$work/head.list"; then
   head_only=SHA256D64_1024_AVX512; cross=--cross=SHA256D64_1024_AVX512=SHA256D64_1024_AVX2
 fi
 ghz=$(c++ -O2 -o "$work/clock" "$pd/clock.cpp" 2> /dev/null && "$work/clock") || die "cannot build or run the clock probe ($pd/clock.cpp)"
@@ -309,7 +314,7 @@ while [ $i -le "$pairs" ]; do
   done
   for b in $head_only; do one "$nn" head "$b"; done
   for side in base head; do
-    if [ $side = base ]; then lbl="Core unpatched"; list=$benches; else lbl="Core patched"; list="$benches $head_only"; fi
+    if [ $side = base ]; then lbl=$base_label; list=$benches; else lbl=$head_label; list="$benches $head_only"; fi
     files=
     for b in $list; do files="$files $raw/pair-$nn-$side-$b.json"; done
     # shellcheck disable=SC2086
@@ -319,7 +324,7 @@ while [ $i -le "$pairs" ]; do
   say "... pair $i of $pairs done ($(( $(date +%s) - t0 )) s)"
   i=$((i + 1))
 done
-python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="Core unpatched" --head-label="Core + series" \
+python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label" --head-label="$head_label" \
   --json="$runs/compare.json" "$runs" > "$out/ab.md"
 rc=$?
 [ $rc -le 1 ] || exit 2
