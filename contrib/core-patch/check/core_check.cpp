@@ -126,7 +126,7 @@ struct Built {
 
 // The name the patched SHA256AutoDetect must return for `use` on this CPU,
 // given whether the SHA unit overlaps enough sha256rnds2 for four streams
-// (`wide`): SHA-NI (1 and 2 ways, and 4 where wide) replaces SSE4 and AVX2
+// (`wide`): SHA-NI (1 and 2 ways; 4 and 5 where wide) replaces SSE4 and AVX2
 // where the CPU has it, and AVX-512 16 ways where wide; otherwise SSE4 (1
 // way), SSE4.1 (4 ways), AVX2 (8 ways), AVX-512 (16 ways), each where the
 // CPU, the OS's XCR0 and the build allow it.
@@ -138,7 +138,7 @@ std::string Expected(const Cpu& cpu, const Built& built, unsigned use, bool wide
     const bool zmm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0xe6) == 0xe6;
     const bool avx512 = (use & USE_AVX512) && cpu.avx512fvl && zmm && built.avx512;
     if (sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani) {
-        if (wide) return "x86_shani(1way,2way,4way)";
+        if (wide) return "x86_shani(1way,2way,4way,5way)";
         return std::string("x86_shani(1way,2way)") + (avx512 ? ",avx512(16way)" : "");
     }
     if (!sse4) return "standard";
@@ -442,7 +442,8 @@ int main(int argc, char** argv)
     // The patched default must name the new paths where this CPU has them.
     const std::string def = SHA256AutoDetect();
     if (cpu.shani && built.shani && built.sse41 && wide && !near) {
-        Report(def.find("4way)") != std::string::npos && def.rfind("x86_shani", 0) == 0, "default names SHA-NI 4-way: '" + def + "'");
+        Report(def.find("4way,5way)") != std::string::npos && def.rfind("x86_shani", 0) == 0,
+               "default names SHA-NI 4-way and 5-way: '" + def + "'");
     }
     if (cpu.avx512fvl && (cpu.xcr0 & 0xe6) == 0xe6 && cpu.sse41 && built.avx512) {
         const std::string forced = SHA256AutoDetect(sha256_implementation::USE_SSE4_AND_AVX512);
