@@ -200,28 +200,37 @@ def run_tool(prog, main, known=()):
     SIGPIPE, as it ends any Unix tool."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     rc = 2
+    said = False  # an error line is on stderr already
     try:
         try:
             rc = main()
         except SystemExit as e:  # argparse: --help, or its own one-line error
             if isinstance(e.code, str):
                 _say(f"{prog}: {e.code}")
+                said = True
             rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     except (ResultsError,) + tuple(known) as e:
         _say(f"{prog}: {e}")
+        said = True
     except KeyboardInterrupt:
         rc = 130
+        said = True
     except OSError as e:
         _say(f"{prog}: {e.strerror or e}" + (f": {e.filename}" if e.filename else " (writing the output)"))
+        said = True
     except (RecursionError, MemoryError) as e:
         _say(f"{prog}: the input is too large or too deeply nested ({type(e).__name__})")
+        said = True
     except Exception as e:
         _say(f"{prog}: internal error (a bug, please report it with the input): {type(e).__name__}: {e}")
+        said = True
     try:
         sys.stdout.flush()
     except OSError as e:
-        if rc == 0:  # else the tool has already said what went wrong
-            _say(f"{prog}: cannot write the output: {e.strerror or e}")
+        # Output held in the buffer (stdout not unbuffered) is refused only
+        # now; a verdict (exit 1) whose evidence was lost is no verdict either.
+        if not said:
+            _say(f"{prog}: {e.strerror or e} (writing the output)")
             rc = 2
     # Not sys.exit: stdout may still hold what a full disk refused, and
     # flushing it again at shutdown would print a traceback-like warning.
