@@ -96,6 +96,11 @@ else jobs=$(nproc 2> /dev/null || echo 2); fi
 need_tool() { # need_tool <command> <Debian package>
   command -v "$1" > /dev/null 2>&1 || die "$1 not found: install Debian's $2 (apt-get install $2)"
 }
+# On a fresh machine, as root, this installs what the series (git, python3)
+# and Core's build (--ab) need; otherwise it names what is missing.
+if [ "$ab" = yes ] || ! command -v git > /dev/null 2>&1 || ! command -v python3 > /dev/null 2>&1; then
+  "$top/contrib/install-deps.sh" --core >&2 || die "install the packages named above (contrib/install-deps.sh --core, as root)"
+fi
 need_tool git git
 need_tool python3 python3
 need_tool tar tar
@@ -103,8 +108,6 @@ need_tool tar tar
 analysis_opts=
 [ -z "$threshold" ] || analysis_opts="--threshold=$threshold"
 if [ "$ab" = yes ]; then
-  # As root this installs what Core's build needs; otherwise it names what is missing.
-  "$top/contrib/install-deps.sh" --core >&2 || die "Bitcoin Core's build needs the packages named above"
   need_tool cmake cmake
   need_tool c++ g++
   # Core's CMake needs Boost's headers (always) and libevent (for bench_bitcoin).

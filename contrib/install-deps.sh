@@ -5,8 +5,9 @@
 #   contrib/install-deps.sh --all [--log=FILE]    also what ci/test-all.sh needs (qemu-user, valgrind,
 #                                                 clang with libFuzzer, an aarch64 cross compiler, and
 #                                                 what --core names)
-#   contrib/install-deps.sh --core [--log=FILE]   only what building Bitcoin Core needs (contrib/core-patch.sh
-#                                                 --ab, ci/core-patch.sh): cmake, Boost's and libevent's headers
+#   contrib/install-deps.sh --core [--log=FILE]   only what contrib/core-patch.sh and building Bitcoin Core
+#                                                 need (a compiler, git, python3, pkg-config, cmake, Boost's and
+#                                                 libevent's headers)
 # Only missing packages are installed. As root: apt-get update + install, its
 # output to the log (default: a file in ${TMPDIR:-/tmp}), one summary line here.
 # Not root: succeeds if everything is installed, else names what is missing.
@@ -19,46 +20,43 @@ for arg in "$@"; do
     --all) all=yes ;;
     --core) core=yes ;;
     --log=?*) log=${arg#--log=} ;;
-    -h|--help) sed -n '3,11p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR >= 3 && !/^#/ { exit } NR >= 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) echo "install-deps.sh: unknown argument '$arg' (expected --all or --core, and/or --log=FILE)" >&2; exit 2 ;;
   esac
 done
 [ "$all$core" != yesyes ] || { echo "install-deps.sh: --all already includes --core: give one of them" >&2; exit 2; }
 
-# One package per line (keeps merges trivial). "all:" lines are for --all only,
-# "core:" lines for --core and --all.
+# One package per line (keeps merges trivial), with the sets that need it:
+# bench (the default: build, bench and make check), all (--all), core (--core).
 pkgs=$(sed -e 's/#.*//' -e '/^ *$/d' <<'EOF_PKGS'
-build-essential
-autoconf
-automake
-libtool
-pkg-config
-git
-nasm
-yasm
-libboost-test-dev
-libssl-dev
-nlohmann-json3-dev
-python3
-python3-cryptography-vectors
-python3-matplotlib
-all: qemu-user
-all: valgrind
-all: clang
-all: libclang-rt-dev
-all: g++-aarch64-linux-gnu
-core: cmake
-core: libboost-dev
-core: libevent-dev
+build-essential               bench all core
+autoconf                      bench all
+automake                      bench all
+libtool                       bench all
+pkg-config                    bench all core
+git                           bench all core
+nasm                          bench all
+yasm                          bench all
+libboost-test-dev             bench all
+libssl-dev                    bench all
+nlohmann-json3-dev            bench all
+python3                       bench all core
+python3-cryptography-vectors  bench all
+python3-matplotlib            bench all
+qemu-user                     all
+valgrind                      all
+clang                         all
+libclang-rt-dev               all
+g++-aarch64-linux-gnu         all
+cmake                         all core
+libboost-dev                  all core
+libevent-dev                  all core
 EOF_PKGS
 )
-if [ "$core" = yes ]; then
-  want=$(printf '%s\n' "$pkgs" | sed -n 's/^core: *//p' | tr '\n' ' ')
-elif [ "$all" = no ]; then
-  want=$(printf '%s\n' "$pkgs" | sed -n '/^\(all\|core\):/!p' | tr '\n' ' ')
-else
-  want=$(printf '%s\n' "$pkgs" | sed 's/^\(all\|core\): *//' | tr '\n' ' ')
-fi
+set_name=bench
+[ "$all" = no ] || set_name=all
+[ "$core" = no ] || set_name=core
+want=$(printf '%s\n' "$pkgs" | awk -v s="$set_name" '{ for (i = 2; i <= NF; i++) if ($i == s) print $1 }' | tr '\n' ' ')
 
 missing_pkgs() {
   out=""

@@ -484,6 +484,35 @@ class ExtraRow(ToolCase):
         self.assertRegex(out.rstrip().splitlines()[-1], r"^extra-row: 0 passed, [1-9][0-9]* failed$", out)
 
 
+class InstallDepsTests(unittest.TestCase):
+    """contrib/install-deps.sh's package sets: --all (what CI installs) holds every
+    package of the other two, and --core what core-patch.sh and Core's build run."""
+
+    def sets(self):
+        with open(os.path.join(CONTRIB, "install-deps.sh"), encoding="utf-8") as f:
+            text = f.read()
+        body = text.split("<<'EOF_PKGS'\n", 1)[1].split("\nEOF_PKGS", 1)[0]
+        sets = {}
+        for line in body.splitlines():
+            words = line.split("#", 1)[0].split()
+            if words:
+                self.assertGreater(len(words), 1, f"a package without a set: {line!r}")
+                for name in words[1:]:
+                    self.assertIn(name, ("bench", "all", "core"), line)
+                    sets.setdefault(name, set()).add(words[0])
+        return sets
+
+    def test_all_holds_every_other_set(self):
+        s = self.sets()
+        self.assertLessEqual(s["bench"], s["all"])
+        self.assertLessEqual(s["core"], s["all"])
+
+    def test_core_has_what_core_patch_and_cores_build_run(self):
+        # git and python3 (the series), a compiler (the clock probe, Core's build),
+        # and what Core's CMake finds: cmake, pkg-config (libevent), Boost, libevent.
+        self.assertLessEqual({"build-essential", "git", "python3", "pkg-config", "cmake", "libboost-dev",
+                              "libevent-dev"}, self.sets()["core"])
+
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=2).result
     # A test with failing subtests counts once.
