@@ -86,6 +86,14 @@ if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"--from=no
   pass "core-patch.sh --from with an unknown name: one line, exit 2, nothing written"
 else fail "core-patch.sh --from=no-such-patch" "exit $rc: $out"; fi
 
+t0=$(date +%s)
+out=$("$top/contrib/core-patch.sh" --core="$core" --out="$work/refused4" --ab --pairs=5 --cache="$work/refused4-cache" 2> "$work/refused4.err"); rc=$?
+err=$(grep -v '^install-deps.sh:' "$work/refused4.err")
+if [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && [[ $err == *"--pairs=5: the four rows compared need at least 8 pairs"* ]] &&
+   [ ! -e "$work/refused4" ] && [ ! -e "$work/refused4-cache" ] && [ "$(secs "$t0")" -lt 60 ]; then
+  pass "core-patch.sh --ab --pairs=5: refused before any build (one line, exit 2, nothing written)"
+else fail "core-patch.sh --ab --pairs=5" "exit $rc after $(secs "$t0") s: $err"; fi
+
 # Core's own CMake, minimal, warnings as errors; only the two libraries.
 b=$work/build
 t0=$(date +%s)

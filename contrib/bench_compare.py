@@ -4,6 +4,8 @@
 bench_bitcoin -output-json runs (schema sha256bench-results, version 1).
 
   bench_compare.py [--fail-above=PCT] [--threshold=PCT] [--base-label=S] [--head-label=S] DIR
+  bench_compare.py --pairs-for=N      the fewest pairs N rows need (for callers that
+                                      check --pairs before their builds)
 
 DIR holds pair-NN-base.json and pair-NN-head.json for NN = 01, 02, ... (one
 pair = one BASE run and one HEAD run taken back to back). For every benchmark
@@ -279,6 +281,12 @@ def main(argv):
             validate = True
         elif a == "--check-options":
             check_only = True
+        elif a.startswith("--pairs-for="):
+            n = a.split("=", 1)[1]
+            if not n.isdigit() or not 1 <= int(n) <= 1000:
+                raise ResultsError(f"--pairs-for={n}: expected a number of rows from 1 to 1000")
+            print(max(MIN_PAIRS, min_pairs(0.05 / int(n))))
+            return 0
         elif a.startswith("-") and a != "-":
             raise ResultsError(f"unknown option {a} (see the header of contrib/bench_compare.py)")
         else:

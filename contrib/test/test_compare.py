@@ -104,6 +104,14 @@ class AnalysisTests(unittest.TestCase, OneLineError):
         self.assertIn("method:", p.stdout)
         self.assertIn(self.doc["machine"]["cpu"], p.stdout)
 
+    def test_pairs_for_a_row_count(self):
+        # What callers (core-patch.sh) check --pairs against before building: 2/2^K <= 0.05/N.
+        for n, k in ((1, 6), (3, 7), (4, 8), (28, 11)):
+            p = run([sys.executable, ANALYSE, f"--pairs-for={n}"])
+            self.assertEqual((p.returncode, p.stdout), (0, f"{k}\n"), p.stderr)
+        for bad in ("0", "x", "", "1001"):
+            self.assertOneLineError(run([sys.executable, ANALYSE, f"--pairs-for={bad}"]), 2, "--pairs-for")
+
     def test_clock_line_names_only_the_clocks_measured(self):
         # Core's bench (core-patch.sh --ab) measures no TSC: say nothing of it rather than "TSC ? GHz".
         self.doc["machine"]["tsc_ghz"] = 2.596
