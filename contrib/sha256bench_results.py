@@ -200,7 +200,7 @@ def run_tool(prog, main, known=()):
     SIGPIPE, as it ends any Unix tool."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     rc = 2
-    said = False  # an error line is on stderr already
+    said = False  # an error line is on stderr already, or the run was interrupted
     try:
         try:
             rc = main()
