@@ -86,6 +86,15 @@ if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"--from=no
   pass "core-patch.sh --from with an unknown name: one line, exit 2, nothing written"
 else fail "core-patch.sh --from=no-such-patch" "exit $rc: $out"; fi
 
+# Options that would be silently ignored: an empty value, an A/B option without --ab.
+for args in "--pairs=" "--from=" "--kernels=" "--ab --cache=" "--pairs=9" "--jobs=2 --min-time=300"; do
+  # shellcheck disable=SC2086
+  out=$("$top/contrib/core-patch.sh" --core="$core" --out="$work/refused5" $args 2>&1); rc=$?
+  if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"needs a value"* || $out == *"only --ab uses"* ]] && [ ! -e "$work/refused5" ]; then
+    pass "core-patch.sh $args: refused (one line, exit 2, nothing written)"
+  else fail "core-patch.sh $args" "exit $rc: $out"; fi
+done
+
 t0=$(date +%s)
 out=$("$top/contrib/core-patch.sh" --core="$core" --out="$work/refused4" --ab --pairs=5 --cache="$work/refused4-cache" 2> "$work/refused4.err"); rc=$?
 err=$(grep -v '^install-deps.sh:' "$work/refused4.err")

@@ -36,8 +36,9 @@
 #                    else ~/.cache/sha256bench/core)
 #   --jobs=N         build jobs (default: the number of CPUs)
 #   --threshold=PCT  smallest change called faster/slower (default 1)
-# Bad input fails before any long work, with one line and no traceback: not
-# a Core tree; a series that does not apply (the file and hunk; nothing is
+# Bad input fails before any long work, with one line and no traceback: an
+# option with an empty value, or one that only --ab uses without --ab; not a
+# Core tree; a series that does not apply (the file and hunk; nothing is
 # written to --out); cmake, Boost or libevent missing (the Debian package);
 # a Core build failure (the log's path).
 # Exit: 0 series written (and table printed); 1 the series does not apply;
@@ -52,7 +53,12 @@ top=$(cd "$script_dir/.." && pwd)
 pd=$script_dir/core-patch
 
 core= out= ab=no pairs= min_time=500 kernels= cache= jobs= threshold= from=
+ab_only=  # options given that only --ab uses
 for a in "$@"; do
+  case "$a" in
+    --*=) die "$a: the option needs a value" ;;
+    --pairs=*|--min-time=*|--cache=*|--jobs=*|--threshold=*) ab_only="$ab_only ${a%%=*}" ;;
+  esac
   case "$a" in
     --core=*) core=${a#--core=} ;;
     --out=*) out=${a#--out=} ;;
@@ -70,6 +76,7 @@ for a in "$@"; do
 done
 
 # ---- validation: everything that can be checked before any long work ----
+[ "$ab" = yes ] || [ -z "$ab_only" ] || die "${ab_only# }: only --ab uses this (the A/B in Core's bench); add --ab or drop it"
 is_uint() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; [ ${#1} -le 7 ]; }
 [ -n "$core" ] || die "--core=DIR is required: a Bitcoin Core source tree (git checkout or unpacked tarball)"
 [ -n "$out" ] || die "--out=DIR is required: where the patch series goes"
