@@ -121,6 +121,26 @@ BOOST_AUTO_TEST_CASE(uint256_hex_round_trip)
     BOOST_CHECK(!uint256::FromHex("0x" + std::string(62, '0')));
 }
 
+// == decides CVE-2012-2459's mutation flag: every byte must count.
+BOOST_AUTO_TEST_CASE(uint256_equality_reads_every_byte)
+{
+    uint256 v;
+    for (int i = 0; i < 32; ++i) v.data()[i] = static_cast<unsigned char>(0xa5 ^ i);
+    const uint256 copy = v;
+    BOOST_CHECK(copy == v && !(copy != v));
+    for (int i = 0; i < 32; ++i) {
+        for (unsigned char bit : {0x01, 0x80}) {
+            uint256 w = v;
+            w.data()[i] ^= bit;
+            BOOST_CHECK_MESSAGE(w != v && !(w == v), "byte " << i << " bit " << int(bit) << " ignored by ==");
+            // A pair that differs in that one bit is no mutation.
+            bool mutated = true;
+            ComputeMerkleRoot({v, w}, &mutated);
+            BOOST_CHECK_MESSAGE(!mutated, "byte " << i << ": distinct pair taken as a mutation");
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(core_semantics_with_every_d64_row)
 {
     const std::string before = sha256::CurrentD64Implementation();
