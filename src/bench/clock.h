@@ -24,11 +24,16 @@ struct ClockCalibration {
     //! it takes independent ones (12 chains, more than any unit overlaps).
     double rnds2_latency{0};
     double rnds2_interval{0};
+    //! Core cycles for the instructions a SHA-NI stream kernel issues for a
+    //! block that needs its message schedule, with no chain between them:
+    //! what a kernel of that shape cannot beat, whatever its streams.
+    double block_mix{0};
 };
 
 //! Measures the TSC against the wall clock and the core clock against the TSC:
 //! a chain of dependent 1-cycle adds runs at exactly one add per core cycle.
-//! On a CPU with SHA-NI, also the SHA unit's latency and issue interval.
+//! On a CPU with SHA-NI, also the SHA unit's latency and issue interval, and
+//! the cycles of a scheduled block's instruction mix.
 //! (Batch sizing of a benchmark is a different thing: bench.cpp's SizeBatches.)
 ClockCalibration MeasureClock();
 

@@ -73,6 +73,12 @@ def check_json(path, rounds=None, mode=None, emulated=None):
     need((lat is None and ivl is None) or (isinstance(lat, (int, float)) and isinstance(ivl, (int, float))
                                            and 0.3 < ivl <= lat < 40),
          f"machine: sha256rnds2 latency {lat!r}, interval {ivl!r}")
+    # A scheduled block's mix holds its 32 sha256rnds2: never (beyond timing
+    # noise) faster than the rounds alone at the measured interval.
+    mix = m.get("sha_block_mix_cycles", "missing")
+    need((ivl is None and mix is None) or (isinstance(mix, (int, float)) and isinstance(ivl, (int, float))
+                                           and 0.9 * 32 * ivl <= mix < 1000),
+         f"machine: sha_block_mix_cycles {mix!r} with interval {ivl!r}")
     need("emulated" in m and (m["emulated"] is None or (isinstance(m["emulated"], str) and m["emulated"])),
          f"machine.emulated is {m.get('emulated', 'missing')!r}: expected null or the reason")
     if emulated is not None:
