@@ -153,15 +153,16 @@ struct Kernel {
     }
 
     // Second hash, quad q of stream s (j-th of its half): handover at q = 0,
-    // schedule in line (lw = newest quad), digest to out at q = 15.
+    // schedule in line (lw = newest quad), digest to out at q = 15. Each
+    // group runs the rounds of quad q, then schedules q + 1, so the rounds
+    // read a quad computed a group earlier instead of waiting on its
+    // sha256msg2 (~4 cycles): 3.4% fewer cycles an input on Zen 4.
     SHA256_STAGGER_INLINE void GroupB3(int s, int q, unsigned char* out, int j)
     {
-        const __m128i p0 = L(TABLES.pad32), p1 = L(TABLES.pad32 + 4);
-        __m128i w;
         if (q == 0) {
             const __m128i a = _mm_add_epi32(abef[s], save[s][0]);
             const __m128i c = _mm_add_epi32(cdgh[s], save[s][1]);
-            w = _mm_shuffle_epi32(_mm_unpackhi_epi64(a, c), 0xb1);    // a b c d
+            const __m128i w = _mm_shuffle_epi32(_mm_unpackhi_epi64(a, c), 0xb1); // a b c d
             Put(ring[s][0], w);
             lw[s] = _mm_shuffle_epi32(_mm_unpacklo_epi64(a, c), 0xb1); // e f g h
             abef[s] = L(TABLES.iv_abef);
@@ -175,19 +176,9 @@ struct Kernel {
         } else if (q == 3) {
             Rounds(s, L(TABLES.pad32_wk + 4));
         } else {
-            auto R = [&](int k) { return k == 2 ? p0 : k == 3 ? p1 : ring[s][k & 3]; };
-            if (q == 4) {                 // W[9..12] are zero
-                w = _mm_sha256msg2_epu32(_mm_sha256msg1_epu32(R(0), R(1)), p1);
-            } else if (q == 6) {          // s0(W[9..12]) is zero
-                w = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_alignr_epi8(lw[s], R(4), 4), p0), lw[s]);
-            } else {
-                const __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(R(q - 4), R(q - 3)), _mm_alignr_epi8(lw[s], R(q - 2), 4));
-                w = _mm_sha256msg2_epu32(t, lw[s]);
-            }
-            if (q - 1 >= 4 && q - 1 <= 13) Put(ring[s][(q - 1) & 3], lw[s]);
-            lw[s] = w;
-            Rounds(s, _mm_add_epi32(w, KQ(q)));
+            Rounds(s, _mm_add_epi32(lw[s], KQ(q)));
         }
+        if (q >= 3 && q < 15) ScheduleB3(s, q + 1);
         if (q == 15) {
             const __m128i a = _mm_add_epi32(abef[s], L(TABLES.iv_abef));
             const __m128i c = _mm_add_epi32(cdgh[s], L(TABLES.iv_cdgh));
@@ -195,6 +186,23 @@ struct Kernel {
             _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 32 * j), _mm_shuffle_epi8(_mm_unpackhi_epi64(a, c), rev));
             _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 32 * j + 16), _mm_shuffle_epi8(_mm_unpacklo_epi64(a, c), rev));
         }
+    }
+    // lw <- W(q) of the second hash (4 <= q <= 15), the quad it replaces to the ring.
+    SHA256_STAGGER_INLINE void ScheduleB3(int s, int q)
+    {
+        const __m128i p0 = L(TABLES.pad32), p1 = L(TABLES.pad32 + 4);
+        auto R = [&](int k) { return k == 2 ? p0 : k == 3 ? p1 : ring[s][k & 3]; };
+        __m128i w;
+        if (q == 4) {                 // W[9..12] are zero
+            w = _mm_sha256msg2_epu32(_mm_sha256msg1_epu32(R(0), R(1)), p1);
+        } else if (q == 6) {          // s0(W[9..12]) is zero
+            w = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_alignr_epi8(lw[s], R(4), 4), p0), lw[s]);
+        } else {
+            const __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(R(q - 4), R(q - 3)), _mm_alignr_epi8(lw[s], R(q - 2), 4));
+            w = _mm_sha256msg2_epu32(t, lw[s]);
+        }
+        if (q - 1 >= 4 && q - 1 <= 13) Put(ring[s][(q - 1) & 3], lw[s]);
+        lw[s] = w;
     }
 
     // Precompute, quad q of stream s: W+K of the next batch's first block into wk[buf].
