@@ -19,7 +19,7 @@
 //    so that the compiler keeps them in memory rather than spilling and copying
 //    a working set of 8 + 16 vectors (g++ 12: 10% of the time).
 // Then g++ 12 and clang 14 both keep every state in registers; on AMD Zen 4
-// four streams take ~148 (g++) and ~144 (clang) cycles an input.
+// four streams take ~145 cycles an input (g++ 12).
 #ifndef SHA256BENCH_CRYPTO_SHA256_SHANI_RING_H
 #define SHA256BENCH_CRYPTO_SHA256_SHANI_RING_H
 
@@ -108,34 +108,37 @@ SHA256_RING_INLINE void Rounds4(__m128i& abef, __m128i& cdgh, __m128i wk)
 
 enum class Source { Input, Digest };
 
+// Message quad q of stream s: loaded, taken from the ring, or scheduled (the
+// ring keeps it while a later quad of the block reads it).
+template <Source SRC>
+SHA256_RING_INLINE __m128i Quad(__m128i* ring, __m128i lw, const unsigned char* in, int q)
+{
+    __m128i w;
+    if (q >= 4) w = SRC == Source::Digest ? SchedulePad32(ring, lw, q) : Schedule(ring, lw, q);
+    else if (SRC == Source::Input) w = LoadBE(in + 16 * q);
+    else w = q == 0 ? lw : ring[q];
+    if (q <= 13 && (SRC == Source::Input || q >= 4)) Put(ring[q & 3], w);
+    return w;
+}
+
 // 64 rounds on every stream. Input: the block is in[64s..64s+63]. Digest: the
 // second hash's block, whose W0..3 is lw[s], W4..7 ring[s][1] and W8..15 the
-// fixed padding of a 32-byte message.
+// fixed padding of a 32-byte message. In its turn a stream runs the rounds of
+// quad q, then gets quad q + 1, so the rounds read a quad computed a turn
+// earlier rather than wait on its sha256msg2.
 template <int S, Source SRC>
 SHA256_RING_INLINE void MessageBlock(__m128i* abef, __m128i* cdgh, __m128i (*ring)[4], __m128i* lw,
                                      const unsigned char* in)
 {
     SHA256_RING_UNROLL
+    for (int s = 0; s < S; ++s) lw[s] = Quad<SRC>(ring[s], lw[s], in + 64 * s, 0);
+    SHA256_RING_UNROLL
     for (int q = 0; q < 16; ++q) {
         SHA256_RING_UNROLL
         for (int s = 0; s < S; ++s) {
-            __m128i w, wk;
-            if (q >= 4) {
-                w = SRC == Source::Digest ? SchedulePad32(ring[s], lw[s], q) : Schedule(ring[s], lw[s], q);
-                wk = _mm_add_epi32(w, Load(K + 4 * q));
-            } else if (SRC == Source::Input) {
-                w = LoadBE(in + 64 * s + 16 * q);
-                wk = _mm_add_epi32(w, Load(K + 4 * q));
-            } else if (q < 2) {
-                w = q == 0 ? lw[s] : ring[s][1];
-                wk = _mm_add_epi32(w, Load(K + 4 * q));
-            } else {
-                w = ring[s][q];
-                wk = Load(TABLES.pad32_wk[q - 2]);
-            }
-            lw[s] = w;
-            if (q <= 13 && (SRC == Source::Input || q >= 4)) Put(ring[s][q & 3], w);
-            Rounds4(abef[s], cdgh[s], wk);
+            const bool pad = SRC == Source::Digest && (q == 2 || q == 3);
+            Rounds4(abef[s], cdgh[s], pad ? Load(TABLES.pad32_wk[q - 2]) : _mm_add_epi32(lw[s], Load(K + 4 * q)));
+            if (q < 15) lw[s] = Quad<SRC>(ring[s], lw[s], in + 64 * s, q + 1);
         }
     }
 }
