@@ -91,8 +91,9 @@ void Rnds2Spread()
 // instruction independent of the others but for its own register: xmm0 and
 // xmm13 are only read, the rounds run on eight chains. It measures what the
 // units cost when they share the work, not latency: on AMD Zen 4 the rounds
-// alone take 32 cycles a block, this mix 48-49 (sha256msg1 and sha256msg2 share
-// a pipe, and the adds and shuffles compete with them).
+// alone take 32 cycles a block, with the message instructions still 32.0, and
+// this whole mix 43.7 in quiet periods: the adds and shuffles compete with
+// sha256msg2.
 #define BENCH_BLOCK_MIX_QUARTER                                                                           \
     "sha256rnds2 %%xmm0, %%xmm13, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm2\n\t"                      \
     "sha256rnds2 %%xmm0, %%xmm13, %%xmm3\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm4\n\t"                      \
