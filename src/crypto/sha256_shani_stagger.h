@@ -115,10 +115,10 @@ struct Kernel {
     static constexpr int First(int h) { return h == 0 ? 0 : NA; }
     static constexpr int Size(int h) { return h == 0 ? NA : NB; }
 
-    SHA256_STAGGER_INLINE void Rounds(int s, __m128i wk)
+    SHA256_STAGGER_INLINE void Rounds(int s, __m128i w_k)
     {
-        cdgh[s] = _mm_sha256rnds2_epu32(cdgh[s], abef[s], wk);
-        abef[s] = _mm_sha256rnds2_epu32(abef[s], cdgh[s], _mm_shuffle_epi32(wk, 0x0e));
+        cdgh[s] = _mm_sha256rnds2_epu32(cdgh[s], abef[s], w_k);
+        abef[s] = _mm_sha256rnds2_epu32(abef[s], cdgh[s], _mm_shuffle_epi32(w_k, 0x0e));
     }
 
     // First block, quad q of stream s: W+K from the buffer.
