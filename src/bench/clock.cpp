@@ -116,6 +116,68 @@ void BlockMix()
 }
 #undef BENCH_BLOCK_MIX_QUARTER
 
+// A block of four SHA-NI streams with a stream kernel's dependencies: each
+// stream's rounds chained through its ABEF/CDGH registers, its schedule from
+// one quad to the next through its newest quad W (sha256msg1 and palignr
+// from a ring of four quads in memory, sha256msg2 with W), W+K into xmm0
+// before each pair of rounds. The digests mean nothing; MSG2 = paddd keeps
+// the data flow and shows what sha256msg2 costs there beyond an add. Buffer
+// p: the streams' rings at 64 x stream, a 64-byte block at 256, K at 320,
+// the byte-swap mask at 336.
+#define BENCH_STREAM_RING(S, J) "64*" #S "+16*((" #J ")&3)(%[p])"
+#define BENCH_STREAM_ROUNDS(A, C, W)                                                                      \
+    "movdqa %%" W ", %%xmm0\n\tpaddd 320(%[p]), %%xmm0\n\tsha256rnds2 %%xmm0, %%" A ", %%" C "\n\t"     \
+    "pshufd $0x0e, %%xmm0, %%xmm0\n\tsha256rnds2 %%xmm0, %%" C ", %%" A "\n\t"
+#define BENCH_STREAM_LOADED(A, C, W, S, J, MSG2)                                                          \
+    "movdqu 256+16*" #J "(%[p]), %%" W "\n\tpshufb 336(%[p]), %%" W "\n\t"                              \
+    "movdqa %%" W ", " BENCH_STREAM_RING(S, J) "\n\t" BENCH_STREAM_ROUNDS(A, C, W)
+#define BENCH_STREAM_SCHEDULED(A, C, W, S, J, MSG2)                                                       \
+    "movdqa " BENCH_STREAM_RING(S, J) ", %%xmm13\n\tsha256msg1 " BENCH_STREAM_RING(S, J + 1) ", %%xmm13\n\t" \
+    "movdqa %%" W ", %%xmm14\n\tpalignr $4, " BENCH_STREAM_RING(S, J + 2) ", %%xmm14\n\t"                 \
+    "paddd %%xmm14, %%xmm13\n\t" MSG2 " %%" W ", %%xmm13\n\tmovdqa %%xmm13, %%" W "\n\t"                 \
+    "movdqa %%xmm13, " BENCH_STREAM_RING(S, J) "\n\t" BENCH_STREAM_ROUNDS(A, C, W)
+#define BENCH_STREAM_QUAD(KIND, J, MSG2)                                                                  \
+    KIND("xmm1", "xmm2", "xmm3", 0, J, MSG2) KIND("xmm4", "xmm5", "xmm6", 1, J, MSG2)                    \
+    KIND("xmm7", "xmm8", "xmm9", 2, J, MSG2) KIND("xmm10", "xmm11", "xmm12", 3, J, MSG2)
+#define BENCH_STREAM_LOADED4                                                                              \
+    BENCH_STREAM_QUAD(BENCH_STREAM_LOADED, 0, "") BENCH_STREAM_QUAD(BENCH_STREAM_LOADED, 1, "")           \
+    BENCH_STREAM_QUAD(BENCH_STREAM_LOADED, 2, "") BENCH_STREAM_QUAD(BENCH_STREAM_LOADED, 3, "")
+#define BENCH_STREAM_FOUR(MSG2)                                                                           \
+    BENCH_STREAM_QUAD(BENCH_STREAM_SCHEDULED, 0, MSG2) BENCH_STREAM_QUAD(BENCH_STREAM_SCHEDULED, 1, MSG2) \
+    BENCH_STREAM_QUAD(BENCH_STREAM_SCHEDULED, 2, MSG2) BENCH_STREAM_QUAD(BENCH_STREAM_SCHEDULED, 3, MSG2)
+
+alignas(64) unsigned char g_stream_buffer[352];
+
+// 500 blocks of each of the four streams (64000 sha256rnds2).
+template <bool ADD>
+void StreamBlocks()
+{
+    unsigned char* p = g_stream_buffer;
+    for (int i = 0; i < 500; ++i) {
+        if (ADD) {
+            __asm__ volatile(BENCH_STREAM_LOADED4
+                             BENCH_STREAM_FOUR("paddd") BENCH_STREAM_FOUR("paddd") BENCH_STREAM_FOUR("paddd")
+                             :: [p] "r"(p)
+                             : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+                               "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14");
+        } else {
+            __asm__ volatile(BENCH_STREAM_LOADED4
+                             BENCH_STREAM_FOUR("sha256msg2") BENCH_STREAM_FOUR("sha256msg2")
+                             BENCH_STREAM_FOUR("sha256msg2")
+                             :: [p] "r"(p)
+                             : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+                               "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14");
+        }
+    }
+}
+#undef BENCH_STREAM_FOUR
+#undef BENCH_STREAM_LOADED4
+#undef BENCH_STREAM_QUAD
+#undef BENCH_STREAM_SCHEDULED
+#undef BENCH_STREAM_LOADED
+#undef BENCH_STREAM_ROUNDS
+#undef BENCH_STREAM_RING
+
 // Fewest TSC ticks of `chain` over `runs` runs: the run not interrupted,
 // after the core has ramped up its clock.
 uint64_t BestTicks(void (*chain)(), int runs)
@@ -147,6 +209,10 @@ ClockCalibration MeasureClock()
         c.rnds2_latency = double(BestTicks(Rnds2Chain, 200)) / adds;
         c.rnds2_interval = double(BestTicks(Rnds2Spread, 200)) / adds;
         c.block_mix = double(BestTicks(BlockMix, 200)) / adds * 32; // per block: 32 of the 64000 sha256rnds2
+        // The byte-swap mask, so the loaded quads are what a kernel loads.
+        for (int i = 0; i < 16; ++i) g_stream_buffer[336 + i] = static_cast<unsigned char>((i & ~3) + 3 - (i & 3));
+        c.stream_block = double(BestTicks(StreamBlocks<false>, 200)) / adds * 32; // per block of one stream
+        c.stream_block_msg2_add = double(BestTicks(StreamBlocks<true>, 200)) / adds * 32;
     }
 #endif
     return c;

@@ -28,6 +28,13 @@ struct ClockCalibration {
     //! block that needs its message schedule, with no chain between them:
     //! what a kernel of that shape cannot beat, whatever its streams.
     double block_mix{0};
+    //! Core cycles a block of one stream when four SHA-NI streams run a
+    //! scheduled block with a stream kernel's dependencies (each stream's
+    //! rounds and its schedule chained), and the same with each sha256msg2
+    //! replaced by an add on the same registers: the difference is what
+    //! sha256msg2 costs in such a kernel.
+    double stream_block{0};
+    double stream_block_msg2_add{0};
 };
 
 //! Measures the TSC against the wall clock and the core clock against the TSC:

@@ -230,6 +230,9 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     machine["sha256rnds2_interval_cycles"] =
         m.clock.rnds2_interval > 0 ? Json(Round(m.clock.rnds2_interval, 3)) : Json(nullptr);
     machine["sha_block_mix_cycles"] = m.clock.block_mix > 0 ? Json(Round(m.clock.block_mix, 2)) : Json(nullptr);
+    machine["sha_stream_block_cycles"] = m.clock.stream_block > 0 ? Json(Round(m.clock.stream_block, 2)) : Json(nullptr);
+    machine["sha_stream_block_msg2_add_cycles"] =
+        m.clock.stream_block_msg2_add > 0 ? Json(Round(m.clock.stream_block_msg2_add, 2)) : Json(nullptr);
     machine["tsc_ghz"] = m.clock.tsc_hz > 0 ? Json(Round(m.clock.tsc_hz / 1e9, 4)) : Json(nullptr);
     machine["clock_method"] = m.clock_method;
     machine["emulated"] = m.emulated.empty() ? Json(nullptr) : Json(m.emulated);

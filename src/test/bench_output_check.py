@@ -79,6 +79,13 @@ def check_json(path, rounds=None, mode=None, emulated=None):
     need((ivl is None and mix is None) or (isinstance(mix, (int, float)) and isinstance(ivl, (int, float))
                                            and 0.9 * 32 * ivl <= mix < 1000),
          f"machine: sha_block_mix_cycles {mix!r} with interval {ivl!r}")
+    # The same block on four chained streams, with sha256msg2 and with an add
+    # in its place: both hold the 32 sha256rnds2 too.
+    for key in ("sha_stream_block_cycles", "sha_stream_block_msg2_add_cycles"):
+        v = m.get(key, "missing")
+        need((ivl is None and v is None) or (isinstance(v, (int, float)) and isinstance(ivl, (int, float))
+                                             and 0.9 * 32 * ivl <= v < 1000),
+             f"machine: {key} {v!r} with interval {ivl!r}")
     need("emulated" in m and (m["emulated"] is None or (isinstance(m["emulated"], str) and m["emulated"])),
          f"machine.emulated is {m.get('emulated', 'missing')!r}: expected null or the reason")
     if emulated is not None:
