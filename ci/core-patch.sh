@@ -4,7 +4,8 @@
 #   unpack Core (../shared/peers/bitcoin-core-e3f416dbf7.tar.gz); make the series;
 #   core-patch.sh's refusals (not a Core tree; a tree the series does not apply to);
 #   git apply --check then git am of each patch on a fresh unpack; --from=<last patch>
-#   on a tree with the others gives that patch alone; Core's own CMake
+#   on a tree with the others gives that patch alone, and so do --to=<first patch> on
+#   Core and --from=<second> --to=<second> on Core with the first; Core's own CMake
 #   (everything off, -DWERROR=ON) and only bitcoin_crypto + bitcoin_consensus,
 #   with no warning in the build log; core_check (contrib/core-patch/check) linked
 #   against the patched libraries, natively and under qemu-x86_64 -cpu Nehalem and
@@ -86,8 +87,32 @@ if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"--from=no
   pass "core-patch.sh --from with an unknown name: one line, exit 2, nothing written"
 else fail "core-patch.sh --from=no-such-patch" "exit $rc: $out"; fi
 
+# --to=NAME: the series up to a patch; with --from=NAME, one patch in the middle alone.
+names=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/contrib/core-patch/series" | awk '{ print $1 }')
+first=$(echo "$names" | head -1)
+second=$(echo "$names" | sed -n 2p)
+if "$top/contrib/core-patch.sh" --core="$core" --out="$work/to" --to="$first" > "$logs/to.log" 2>&1 &&
+   [ "$(ls "$work"/to/*.patch | wc -l)" -eq 1 ] &&
+   [ "$(diff_of "$work"/to/*.patch)" = "$(diff_of "$(ls "$work"/series/*.patch | head -1)")" ]; then
+  pass "core-patch.sh --to=$first on unpatched Core: that patch alone, the same diff"
+else fail "core-patch.sh --to=$first" "see $logs/to.log and $work/to"; fi
+mkdir -p "$work/upto1" && gp archive "HEAD~$(( $(ls "$work"/series/*.patch | wc -l) - 1 ))" | tar -x -C "$work/upto1"
+if "$top/contrib/core-patch.sh" --core="$work/upto1" --out="$work/one" --from="$second" --to="$second" > "$logs/one.log" 2>&1 &&
+   [ "$(ls "$work"/one/*.patch | wc -l)" -eq 1 ] &&
+   [ "$(diff_of "$work"/one/*.patch)" = "$(diff_of "$(ls "$work"/series/*.patch | sed -n 2p)")" ]; then
+  pass "core-patch.sh --from=$second --to=$second on a tree with the patch before it: that patch alone, the same diff"
+else fail "core-patch.sh --from=$second --to=$second" "see $logs/one.log and $work/one"; fi
+for args in "--to=no-such-patch|--to=no-such-patch: not a patch of the series" \
+            "--from=$last --to=$first|--to=$first comes before --from=$last in the series"; do
+  # shellcheck disable=SC2086
+  out=$("$top/contrib/core-patch.sh" --core="$core" --out="$work/refused6" ${args%%|*} 2>&1); rc=$?
+  if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"${args#*|}"* ]] && [ ! -e "$work/refused6" ]; then
+    pass "core-patch.sh ${args%%|*}: refused (one line, exit 2, nothing written)"
+  else fail "core-patch.sh ${args%%|*}" "exit $rc: $out"; fi
+done
+
 # Options that would be silently ignored: an empty value, an A/B option without --ab.
-for args in "--pairs=" "--from=" "--kernels=" "--ab --cache=" "--pairs=9" "--jobs=2 --min-time=300"; do
+for args in "--pairs=" "--from=" "--to=" "--kernels=" "--ab --cache=" "--pairs=9" "--jobs=2 --min-time=300"; do
   # shellcheck disable=SC2086
   out=$("$top/contrib/core-patch.sh" --core="$core" --out="$work/refused5" $args 2>&1); rc=$?
   if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"needs a value"* || $out == *"only --ab uses"* ]] && [ ! -e "$work/refused5" ]; then

@@ -29,6 +29,10 @@
 #   --from=NAME      start the series at its patch NAME, for a Core tree that
 #                    already has the patches before it (with --ab: that
 #                    patch's own A/B); names: contrib/core-patch/series
+#   --to=NAME        end the series at its patch NAME (with --ab: the patches
+#                    up to it against the tree given; --from=NAME --to=NAME:
+#                    that one patch's A/B, as when a row moves and the series
+#                    has more than one patch that could move it)
 #   --pairs=K        A/B pairs (default 8: the fewest that the four compared
 #                    rows need for 95% family-wise intervals)
 #   --min-time=MS    bench_bitcoin -min-time of each run (default 500)
@@ -52,7 +56,7 @@ script_dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$script_dir/.." && pwd)
 pd=$script_dir/core-patch
 
-core= out= ab=no pairs= min_time=500 kernels= cache= jobs= threshold= from=
+core= out= ab=no pairs= min_time=500 kernels= cache= jobs= threshold= from= to=
 ab_only=  # options given that only --ab uses
 for a in "$@"; do
   case "$a" in
@@ -65,6 +69,7 @@ for a in "$@"; do
     --ab) ab=yes ;;
     --kernels=*) kernels=${a#--kernels=} ;;
     --from=*) from=${a#--from=} ;;
+    --to=*) to=${a#--to=} ;;
     --pairs=*) pairs=${a#--pairs=} ;;
     --min-time=*) min_time=${a#--min-time=} ;;
     --cache=*) cache=${a#--cache=} ;;
@@ -138,12 +143,12 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 series=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$pd/series")
-if [ -n "$from" ]; then
-  names=$(printf '%s\n' "$series" | awk '{ print $1 }' | tr '\n' ' ')
-  printf '%s\n' "$series" | awk -v n="$from" '$1 == n { found = 1 } END { exit !found }' \
-    || die "--from=$from: not a patch of the series (${names% })"
-  series=$(printf '%s\n' "$series" | awk -v n="$from" '$1 == n { on = 1 } on')
-fi
+names=$(printf '%s\n' "$series" | awk '{ print $1 }' | tr '\n' ' ')
+is_patch() { printf '%s\n' "$series" | awk -v n="$1" '$1 == n { found = 1 } END { exit !found }'; }
+[ -z "$from" ] || is_patch "$from" || die "--from=$from: not a patch of the series (${names% })"
+[ -z "$to" ] || is_patch "$to" || die "--to=$to: not a patch of the series (${names% })"
+series=$(printf '%s\n' "$series" | awk -v f="$from" -v t="$to" 'f == "" || $1 == f { on = 1 } on { print } $1 == t { exit }')
+[ -n "$series" ] || die "--to=$to comes before --from=$from in the series (${names% })"
 
 # ---- kernel files: this tree's kernels, written by the export step ----
 if [ -z "$kernels" ]; then
@@ -252,7 +257,9 @@ fi
 mkdir -p "$out" || die "cannot create --out=$out"
 # shellcheck disable=SC2086
 cp $patches "$out/" || die "cannot write to --out=$out"
-say "series ($(echo $patches | wc -w) patches, git am-able onto $core) in $out:"
+n=$(echo $patches | wc -w)
+if [ "$n" -eq 1 ]; then n="1 patch"; else n="$n patches"; fi
+say "series ($n, git am-able onto $core) in $out:"
 for f in $patches; do echo "  $(basename "$f")"; done
 
 [ "$ab" = yes ] || exit 0
@@ -289,8 +296,11 @@ build() {
   [ -x "$bin" ] || die "$2: the build finished but $bin is missing; log: $log"
   : > "$dir/built"
 }
-if [ -n "$from" ]; then base_label="Core + the patches before $from"; head_label="Core + $from"
-else base_label="Core unpatched"; head_label="Core + series"; fi
+first=$(printf '%s\n' "$series" | awk 'NR == 1 { print $1 }')
+last=$(printf '%s\n' "$series" | awk '{ n = $1 } END { print n }')
+span=$first; [ "$first" = "$last" ] || span="$first to $last"
+if [ -n "$from" ]; then base_label="Core + the patches before $from"; else base_label="Core unpatched"; fi
+if [ -n "$from$to" ]; then head_label="Core + $span"; else head_label="Core + series"; fi
 build "$base" "BASE ($base_label)"
 base_bin=$bin
 build "$head" "HEAD ($head_label)"
