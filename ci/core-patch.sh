@@ -74,7 +74,8 @@ done
 [ $ok = yes ] && pass "git apply --check and git am of every patch on a fresh unpack" || finish
 
 # --from=NAME: the last patch alone, for a tree that has the others; the same diff as in the whole series.
-last=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/contrib/core-patch/series" | tail -1 | awk '{ print $1 }')
+names=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/contrib/core-patch/series" | awk '{ print $1 }')
+last=$(echo "$names" | tail -1)
 mkdir -p "$work/upto" && gp archive HEAD~1 | tar -x -C "$work/upto"
 diff_of() { sed -n '/^diff --git /,$p' "$1"; }
 if "$top/contrib/core-patch.sh" --core="$work/upto" --out="$work/from" --from="$last" > "$logs/from.log" 2>&1 &&
@@ -88,7 +89,6 @@ if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"--from=no
 else fail "core-patch.sh --from=no-such-patch" "exit $rc: $out"; fi
 
 # --to=NAME: the series up to a patch; with --from=NAME, one patch in the middle alone.
-names=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/contrib/core-patch/series" | awk '{ print $1 }')
 first=$(echo "$names" | head -1)
 second=$(echo "$names" | sed -n 2p)
 if "$top/contrib/core-patch.sh" --core="$core" --out="$work/to" --to="$first" > "$logs/to.log" 2>&1 &&
