@@ -27,8 +27,8 @@
 #   --kernels=DIR    the export step's output (DIR/src/crypto/...); default:
 #                    run contrib/core-export.py
 #   --from=NAME      start the series at its patch NAME, for a Core tree that
-#                    already has the patches before it (with --ab: that
-#                    patch's own A/B); names: contrib/core-patch/series
+#                    already has the patches before it (with --ab: the A/B of
+#                    that patch and those after it); names: contrib/core-patch/series
 #   --to=NAME        end the series at its patch NAME (with --ab: the patches
 #                    up to it against the tree given; --from=NAME --to=NAME:
 #                    that one patch's A/B, as when a row moves and the series
