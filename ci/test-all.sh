@@ -16,14 +16,32 @@
 # The source tree is never configured or built in: builds configure from a copy
 # of its source files (build-test/source, build-aux/export-source.sh), so this
 # works whatever state the checkout is in (even after an in-tree ./configure).
+# It takes no arguments (-h prints this text). FUZZ_SECONDS=N (default 60,
+# 2..86400) sets the first fuzzer's run; the second gets half.
 set -u
+# Refused before anything is installed, removed or written: a mistyped
+# argument must not start an hour of builds, and libFuzzer reads a time of 0
+# (FUZZ_SECONDS=1 halved) as no limit.
+if [ $# -gt 0 ]; then
+  case $1 in
+    -h|--help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "test-all.sh: unknown argument '$1' (it takes none; -h for what it runs)" >&2; exit 2 ;;
+  esac
+fi
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+case $FUZZ_SECONDS in
+  *[!0-9]*|0*) fuzz_ok=no ;;
+  *) if [ ${#FUZZ_SECONDS} -le 5 ] && [ "$FUZZ_SECONDS" -ge 2 ] && [ "$FUZZ_SECONDS" -le 86400 ]; then fuzz_ok=yes; else fuzz_ok=no; fi ;;
+esac
+if [ $fuzz_ok = no ]; then
+  echo "test-all.sh: FUZZ_SECONDS='$FUZZ_SECONDS': expected whole seconds, 2..86400" >&2; exit 2
+fi
 cd "$(dirname "$0")/.."
 top=$PWD
 bt=$top/build-test
 src=$bt/source
 logdir=$bt/logs
 jobs=$(nproc 2>/dev/null || echo 2)
-FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 t_start=$SECONDS
 
 passed=0

@@ -343,6 +343,38 @@ else
   echo "skip - core export: needs an x86-64 build with optimized kernels, CXX, python3 and objdump"
 fi
 
+# ci/test-all.sh, the README's test command, refuses what it cannot run before
+# it installs, removes or writes anything: a copy runs in a directory of its
+# own, which must hold nothing else afterwards. (timeout: should a refusal
+# fail to stop it, this check fails instead of starting an hour of builds.)
+if [ -n "${TOP_SRCDIR:-}" ]; then
+  mkdir -p "$tmp/ta/ci" && cp "$TOP_SRCDIR/ci/test-all.sh" "$tmp/ta/ci/"
+  ta=$tmp/ta/ci/test-all.sh
+  # refused <description> <pattern> -- command: exit 2 and one line that says pattern.
+  refused() {
+    what=$1; pattern=$2; shift 3
+    timeout 60 "$@" > "$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/out")" -eq 1 ] && grep -q -- "$pattern" "$tmp/out"; then
+      pass=$((pass + 1)); echo "ok   - $what"
+    else
+      fail=$((fail + 1)); echo "FAIL - $what (exit $rc, wanted 2 and one line with /$pattern/)"; sed 's/^/     | /' "$tmp/out" | head -5
+    fi
+  }
+  refused "test-all.sh: an argument is refused (one line, exit 2)" "^test-all.sh: unknown argument '--bogus' (it takes none" -- bash "$ta" --bogus
+  refused "test-all.sh: ... an empty one too" "^test-all.sh: unknown argument ''" -- bash "$ta" ""
+  for v in 1 0 abc 86401; do
+    refused "test-all.sh: FUZZ_SECONDS=$v is refused (whole seconds, 2..86400)" \
+      "^test-all.sh: FUZZ_SECONDS='$v': expected whole seconds, 2..86400" -- env FUZZ_SECONDS="$v" bash "$ta"
+  done
+  expect 0 'ending with "N passed, N failed"' "test-all.sh -h: says what it runs, exit 0" -- bash "$ta" -h
+  absent "^#" "test-all.sh -h: ... as text, not as the script's comments"
+  check "test-all.sh: nothing written by the refusals or -h" -- \
+    sh -c '[ "$(cd "$1" && find . | LC_ALL=C sort | tr "\n" " ")" = ". ./ci ./ci/test-all.sh " ]' sh "$tmp/ta"
+else
+  echo "skip - test-all.sh's refusals (TOP_SRCDIR not set: run through make check)"
+fi
+
 # Missing vectors: the NIST tests must fail and say how to get the vectors.
 expect nonzero "python3-cryptography-vectors" "test: missing NIST vectors fail the run, naming the package" -- \
   env NIST_VECTORS_DIR="$tmp/none" "$TEST_BITCOIN" --run_test=sha256_tests/nist_monte --color_output=no
