@@ -29,11 +29,7 @@ if [ $# -gt 0 ]; then
   esac
 fi
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-case $FUZZ_SECONDS in
-  *[!0-9]*|0*) fuzz_ok=no ;;
-  *) if [ ${#FUZZ_SECONDS} -le 5 ] && [ "$FUZZ_SECONDS" -ge 2 ] && [ "$FUZZ_SECONDS" -le 86400 ]; then fuzz_ok=yes; else fuzz_ok=no; fi ;;
-esac
-if [ $fuzz_ok = no ]; then
+if ! [[ $FUZZ_SECONDS =~ ^[1-9][0-9]{0,4}$ ]] || [ "$FUZZ_SECONDS" -lt 2 ] || [ "$FUZZ_SECONDS" -gt 86400 ]; then
   echo "test-all.sh: FUZZ_SECONDS='$FUZZ_SECONDS': expected whole seconds, 2..86400" >&2; exit 2
 fi
 cd "$(dirname "$0")/.."
