@@ -32,8 +32,13 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 if ! [[ $FUZZ_SECONDS =~ ^[1-9][0-9]{0,4}$ ]] || [ "$FUZZ_SECONDS" -lt 2 ] || [ "$FUZZ_SECONDS" -gt 86400 ]; then
   echo "test-all.sh: FUZZ_SECONDS='$FUZZ_SECONDS': expected whole seconds, 2..86400" >&2; exit 2
 fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 top=$PWD
+. "$top/build-aux/safe-path.sh"
+if what=$(unsafe_path_char "$top"); then
+  echo "test-all.sh: cannot build under $top: its path has $what, which autotools refuse; clone the repository to a path without one" >&2
+  exit 2
+fi
 bt=$top/build-test
 src=$bt/source
 logdir=$bt/logs

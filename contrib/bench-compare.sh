@@ -111,6 +111,11 @@ else
 fi
 repo=$top
 [ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}
+. "$script_dir/../build-aux/safe-path.sh"
+case $cache in /*) abs_cache=$cache ;; *) abs_cache=$PWD/$cache ;; esac
+if what=$(unsafe_path_char "$abs_cache"); then
+  die "cannot build in the cache directory $abs_cache: its path has $what, which autotools refuse (name another with --cache=DIR)"
+fi
 cfg_key=$(printf '%s' "$configure_args" | sha256sum | cut -c1-8)
 
 # step <what> <log> <command...>: output appended to the log, a line every 30 s.

@@ -8,8 +8,13 @@
 # Extra arguments go to bench_bitcoin, e.g. contrib/bench.sh -min-time=2000 -output-json=bench.json
 # Logs: build/logs/. The binary: build/src/bench/bench_bitcoin.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 top=$PWD
+. "$top/build-aux/safe-path.sh"
+if what=$(unsafe_path_char "$top"); then
+  echo "bench.sh: cannot build under $top: its path has $what, which autotools refuse; clone the repository to a path without one" >&2
+  exit 2
+fi
 build=$top/build
 logs=$build/logs
 mkdir -p "$logs" || exit 1

@@ -331,6 +331,14 @@ class ScriptTests(unittest.TestCase, OneLineError):
                 self.assertEqual(built, [], "a build started before the error")
         self.assertEqual(os.listdir(full), ["old-run.json"])
 
+    def test_a_cache_path_autotools_refuse_is_refused_before_any_build(self):
+        for name, text in (("c ache", "a space"), ("c$", "a '$'"), ('c"', "a double quote")):
+            with self.subTest(name):
+                cache = os.path.join(self.tmp, name)
+                p = run([BENCH_COMPARE, "--cache=" + cache, "HEAD", "HEAD"])
+                self.assertOneLineError(p, text=f"cannot build in the cache directory {cache}: its path has {text}")
+                self.assertFalse(os.path.exists(cache))
+
     def test_not_a_repository_is_named(self):
         p = self.sh("--repo=" + self.tmp, "HEAD", "HEAD")
         self.assertOneLineError(p, text=f"--repo={self.tmp}: not a git repository")

@@ -371,6 +371,24 @@ if [ -n "${TOP_SRCDIR:-}" ]; then
   absent "^#" "test-all.sh -h: ... as text, not as the script's comments"
   check "test-all.sh: nothing written by the refusals or -h" -- \
     sh -c '[ "$(cd "$1" && find . | LC_ALL=C sort | tr "\n" " ")" = ". ./ci ./ci/test-all.sh " ]' sh "$tmp/ta"
+  # A checkout whose path automake's configure refuses: the README's two
+  # commands say so in one line, before they install, build or write anything.
+  for d in "s p" "h#" "q'"; do
+    mkdir -p "$tmp/$d/contrib" "$tmp/$d/ci" "$tmp/$d/build-aux"
+    cp "$TOP_SRCDIR/contrib/bench.sh" "$tmp/$d/contrib/" && cp "$TOP_SRCDIR/ci/test-all.sh" "$tmp/$d/ci/"
+    cp "$TOP_SRCDIR/build-aux/safe-path.sh" "$tmp/$d/build-aux/"
+  done
+  refused "bench.sh: a checkout whose path has a space is refused" \
+    "^bench.sh: cannot build under .*/s p: its path has a space, which autotools refuse" -- sh "$tmp/s p/contrib/bench.sh"
+  refused "bench.sh: ... a '#'" "^bench.sh: cannot build under .*/h#: its path has a '#'," -- sh "$tmp/h#/contrib/bench.sh"
+  refused "bench.sh: ... a single quote" "^bench.sh: cannot build under .*/q': its path has a single quote," -- sh "$tmp/q'/contrib/bench.sh"
+  refused "test-all.sh: a checkout whose path has a space is refused" \
+    "^test-all.sh: cannot build under .*/s p: its path has a space, which autotools refuse" -- bash "$tmp/s p/ci/test-all.sh"
+  refused "test-all.sh: ... a '#'" "^test-all.sh: cannot build under .*/h#: its path has a '#'," -- bash "$tmp/h#/ci/test-all.sh"
+  for d in "s p" "h#" "q'"; do
+    check "bench.sh, test-all.sh: nothing written under '$d'" -- \
+      sh -c '[ "$(cd "$1" && find . | LC_ALL=C sort | tr "\n" " ")" = ". ./build-aux ./build-aux/safe-path.sh ./ci ./ci/test-all.sh ./contrib ./contrib/bench.sh " ]' sh "$tmp/$d"
+  done
 else
   echo "skip - test-all.sh's refusals (TOP_SRCDIR not set: run through make check)"
 fi
