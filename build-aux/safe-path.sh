@@ -19,7 +19,18 @@ unsafe_path_char() {
     *\"*) echo "a double quote" ;;
     *\'*) echo "a single quote" ;;
     *\`*) echo "a backquote" ;;
-    *[\#\$\&]*) printf "a '%s'\n" "$(printf '%s' "$1" | tr -dc '#$&' | cut -c1)" ;;
+    *\#*) echo "a '#'" ;;
+    *\$*) echo "a '\$'" ;;
+    *\&*) echo "a '&'" ;;
     *) return 1 ;;
   esac
+}
+
+# refuse_unsafe_checkout NAME TOP: for the README's two commands, which build
+# under the checkout TOP. Says why in one line (as NAME) and returns 1 when
+# TOP's path holds such a character; returns 0 otherwise.
+refuse_unsafe_checkout() {
+  _rc_what=$(unsafe_path_char "$2") || return 0
+  echo "$1: cannot build under $2: its path has $_rc_what, which autotools refuse; clone the repository to a path without one" >&2
+  return 1
 }

@@ -35,10 +35,7 @@ fi
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 . "$top/build-aux/safe-path.sh"
-if what=$(unsafe_path_char "$top"); then
-  echo "test-all.sh: cannot build under $top: its path has $what, which autotools refuse; clone the repository to a path without one" >&2
-  exit 2
-fi
+refuse_unsafe_checkout test-all.sh "$top" || exit 2
 bt=$top/build-test
 src=$bt/source
 logdir=$bt/logs

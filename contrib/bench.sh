@@ -11,10 +11,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
 . "$top/build-aux/safe-path.sh"
-if what=$(unsafe_path_char "$top"); then
-  echo "bench.sh: cannot build under $top: its path has $what, which autotools refuse; clone the repository to a path without one" >&2
-  exit 2
-fi
+refuse_unsafe_checkout bench.sh "$top" || exit 2
 build=$top/build
 logs=$build/logs
 mkdir -p "$logs" || exit 1
