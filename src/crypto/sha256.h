@@ -154,9 +154,16 @@ double ShaniOverlap();
  *  so the rows marked wide_sha lead the D64 and multi-buffer preference orders. */
 constexpr double WIDE_SHA_OVERLAP = 3.0;
 
+/** From this overlap on (below WIDE_SHA_OVERLAP), the wide_sha rows lead the
+ *  other SHA-NI rows but not the vector rows: on AMD Zen 5 (overlap 2.0) five
+ *  streams take 201 cycles a D64 input against 250 for two, and AVX-512's
+ *  sixteen lanes 141; on Intel Sapphire Rapids (~1.35) two streams beat four. */
+constexpr double STREAMS_SHA_OVERLAP = 1.7;
+
 /** Every D64 implementation, in AutoDetectD64's order of preference on this CPU:
  *  the registry's order, with the wide_sha rows first when ShaniOverlap() is at
- *  least WIDE_SHA_OVERLAP. */
+ *  least WIDE_SHA_OVERLAP, or first among the SHA-NI rows when it is at least
+ *  STREAMS_SHA_OVERLAP. */
 std::vector<D64Implementation> D64Implementations();
 
 /** Make SHA256D64 start with `name` (then narrower supported rows, then a 1-way

@@ -76,20 +76,28 @@ public:
         return -1;
     }
 
-    //! Row numbers in this CPU's order of preference: as listed, except that
-    //! when ShaniOverlap() is at least WIDE_SHA_OVERLAP the wide rows lead, by rank.
+    //! Row numbers in this CPU's order of preference: as listed, except that the
+    //! wide rows, by rank, lead every row when ShaniOverlap() is at least
+    //! WIDE_SHA_OVERLAP, and take the place of the first SHA-NI row when it is
+    //! at least STREAMS_SHA_OVERLAP.
     std::vector<int> Order() const
     {
         std::vector<int> order;
         std::vector<bool> placed(N, false);
-        if (HasWideRows() && ShaniOverlap() >= WIDE_SHA_OVERLAP) {
+        const double overlap = HasWideRows() ? ShaniOverlap() : 0.0;
+        bool wide_placed = false;
+        auto wide_rows = [&] {
+            if (wide_placed) return;
+            wide_placed = true;
             for (int rank = 1; rank <= static_cast<int>(N); ++rank) {
                 for (size_t i = 0; i < N; ++i) {
                     if (m_rows[i].base.wide_rank == rank) order.push_back(static_cast<int>(i)), placed[i] = true;
                 }
             }
-        }
+        };
+        if (overlap >= WIDE_SHA_OVERLAP) wide_rows();
         for (size_t i = 0; i < N; ++i) {
+            if (overlap >= STREAMS_SHA_OVERLAP && !placed[i] && (m_rows[i].base.needs & cpu::SHANI)) wide_rows();
             if (!placed[i]) order.push_back(static_cast<int>(i));
         }
         return order;

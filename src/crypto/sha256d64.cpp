@@ -43,7 +43,8 @@ constexpr D64Row Row(const char* name, const char* technique, int wide_rank = 0)
 // "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md). On a CPU with a wide
 // SHA unit the rows with a wide rank lead (Registry::Order): the SHA-NI streams
 // beat the AVX-512 lanes there (AMD Zen 4: 155 against 184 cycles an input),
-// while on a narrow one they cannot all issue at once. The last row is the
+// while on a narrow one they cannot all issue at once; on a middling one they
+// lead the other SHA-NI rows only (STREAMS_SHA_OVERLAP). The last row is the
 // portable 1-way one, so SHA256D64 can always finish.
 constexpr D64Row ROWS[] = {
     Row("avx512_16way", "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"),

@@ -59,7 +59,8 @@ double sha256::detail::MeasureShaniOverlap()
     // over the interval at which independent ones issue. Four streams keep a
     // unit busy that overlaps about four (AMD Zen 4: 3.9-4.1); one that
     // overlaps less (Intel Sapphire Rapids: ~1.35) is kept busy by two, and
-    // more streams only add work.
+    // more streams only add work; at two (AMD Zen 5) more streams still hide
+    // the schedule.
     //
     // Best of seven, the kinds alternating so that a clock change or an
     // interrupt cannot favour one; the timing's own cost taken off both. The

@@ -459,7 +459,8 @@ using kernel::Find;
 
 // Order is AutoDetectMulti's preference, fastest first, from bench_bitcoin's
 // "txids of a block" table (doc/multi.md). On a CPU with a wide SHA unit the
-// rows with a wide rank lead (Registry::Order), as for D64. The 1-way loop with
+// rows with a wide rank lead (Registry::Order), on a middling one they lead the
+// other SHA-NI rows, as for D64. The 1-way loop with
 // the SHA-NI transform (~2.5 cycles/byte) beats 8 AVX2 lanes (~3.7) and 4
 // SSE4.1 lanes; "oneway", Bitcoin Core's loop, runs everywhere.
 constexpr MultiRow ROWS[] = {

@@ -189,8 +189,10 @@ absent "not run: not run" "bench: -list says 'not run' once"
 expect 0 "." "bench: -list-impls with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list-impls
 
 # SHA256BENCH_SHANI_OVERLAP replaces the measured SHA-NI overlap: malformed
-# values stop the program; 4 puts the wide_sha rows (column 10) first, 2.9 keeps
-# the registry order (listed rows include those not built, so this holds in every build).
+# values stop the program; 4 puts the wide_sha rows (column 10) first, 2 and 2.9
+# put them ahead of the other SHA-NI rows (column 3 names sha-ni) but not first,
+# 1.6 keeps the registry order (listed rows include those not built, so this
+# holds in every build).
 for v in abc -1 1e3 '' 65 ' 4' 4x 0x4; do
   expect nonzero "SHA256BENCH_SHANI_OVERLAP: '$v' is not a decimal" "bench: SHA256BENCH_SHANI_OVERLAP='$v' is rejected" -- \
     env SHA256BENCH_SHANI_OVERLAP="$v" "$B" -list-impls
@@ -205,14 +207,33 @@ first_not_wide() {
   awk -F '\t' -v f="$1" '$1 == f && !done { done = 1; printf "%s: first row %s, wide_sha %s\n", f, $2, $10; bad = $10 == "yes" }
     END { exit !done || bad }' "$tmp/order.tsv"
 }
+# streams_lead <family> yes|no: exits 0 when the family's wide_sha rows are (yes)
+# or are not (no) together ahead of its other SHA-NI rows.
+streams_lead() {
+  awk -F '\t' -v f="$1" -v want="$2" '$1 == f { ++n
+      if ($10 == "yes") { ++w; if (other || (w > 1 && last != n - 1)) apart = 1; last = n } else if ($3 ~ /sha-ni/) other = 1 }
+    END { lead = w > 0 && !apart; printf "%s: %d wide_sha rows, %s the other SHA-NI rows\n", f, w, lead ? "together ahead of" : "not all ahead of"
+      exit !(w > 0 && (lead ? "yes" : "no") == want) }' "$tmp/order.tsv"
+}
 env SHA256BENCH_SHANI_OVERLAP=4 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 check "bench: overlap 4 puts the wide_sha rows first in d64" -- wide_lead d64
 check "bench: ... and in multi" -- wide_lead multi
-env SHA256BENCH_SHANI_OVERLAP=2.9 "$B" -list-impls > "$tmp/order.tsv" 2>&1
-check "bench: overlap 2.9 keeps the registry order in d64 (first row not wide_sha)" -- first_not_wide d64
-check "bench: ... and in multi" -- first_not_wide multi
+for v in 2 2.9; do
+  env SHA256BENCH_SHANI_OVERLAP=$v "$B" -list-impls > "$tmp/order.tsv" 2>&1
+  check "bench: overlap $v keeps the first row of d64 (not wide_sha)" -- first_not_wide d64
+  check "bench: ... and of multi" -- first_not_wide multi
+  check "bench: overlap $v puts the wide_sha rows ahead of the other SHA-NI rows in d64" -- streams_lead d64 yes
+  check "bench: ... and in multi" -- streams_lead multi yes
+done
+env SHA256BENCH_SHANI_OVERLAP=1.6 "$B" -list-impls > "$tmp/order.tsv" 2>&1
+check "bench: overlap 1.6 keeps the registry order in d64 (a SHA-NI row before a wide_sha row)" -- streams_lead d64 no
+check "bench: ... and in multi" -- streams_lead multi no
+check "bench: ... and the first row of d64" -- first_not_wide d64
+check "bench: ... and of multi" -- first_not_wide multi
 expect 0 "^SHA-NI overlap: 4.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 3" \
   "bench: the header says which overlap ordered the rows" -- env SHA256BENCH_SHANI_OVERLAP=4 "$B" $QUICK
+expect 0 "^SHA-NI overlap: 2.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 1.7, below 3, so the wide_sha rows lead the other SHA-NI rows" \
+  "bench: ... and in the middle band" -- env SHA256BENCH_SHANI_OVERLAP=2 "$B" $QUICK
 
 # A full sanity run with every output format.
 expect 0 "| Impl | median | spread |" "bench: -sanity-check prints the tables" -- \

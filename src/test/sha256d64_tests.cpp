@@ -12,6 +12,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -207,12 +208,14 @@ BOOST_AUTO_TEST_CASE(autodetect_picks_first_supported_row)
 }
 
 // The D64 and multi-buffer orders follow the SHA unit: the wide_sha rows lead
-// exactly when ShaniOverlap() reaches WIDE_SHA_OVERLAP (ci/test-all.sh runs
-// this suite with SHA256BENCH_SHANI_OVERLAP set both ways, whatever this CPU is).
+// every row from WIDE_SHA_OVERLAP on, lead the other SHA-NI rows from
+// STREAMS_SHA_OVERLAP on, and keep their listed places below it (ci/test-all.sh
+// runs this suite with SHA256BENCH_SHANI_OVERLAP at 0, 2 and 4, whatever this CPU is).
 BOOST_AUTO_TEST_CASE(preference_order_follows_the_sha_unit)
 {
     const double overlap = sha256::ShaniOverlap();
     const bool wide = overlap >= sha256::WIDE_SHA_OVERLAP;
+    const bool streams = !wide && overlap >= sha256::STREAMS_SHA_OVERLAP;
     // Measured only where this build can run SHA-NI code (not with
     // DISABLE_OPTIMIZED_SHA256, not with sha-ni hidden).
     bool shani = false;
@@ -225,28 +228,40 @@ BOOST_AUTO_TEST_CASE(preference_order_follows_the_sha_unit)
             BOOST_CHECK_EQUAL(overlap, 0.0);
         }
     }
-    auto check = [&](const char* family, const std::vector<std::pair<std::string, bool>>& rows) {
+    struct R {
+        std::string name;
+        bool wide, shani;
+    };
+    auto check = [&](const char* family, const std::vector<R>& rows) {
         int wide_rows = 0;
-        size_t last_wide = 0, first_other = rows.size();
+        size_t last_wide = 0, first_other = rows.size(), first_other_shani = rows.size(), first_wide = rows.size();
         for (size_t i = 0; i < rows.size(); ++i) {
-            if (rows[i].second) {
+            if (rows[i].wide) {
                 ++wide_rows;
                 last_wide = i;
-            } else if (first_other == rows.size()) {
-                first_other = i;
+                first_wide = std::min(first_wide, i);
+            } else {
+                first_other = std::min(first_other, i);
+                if (rows[i].shani) first_other_shani = std::min(first_other_shani, i);
             }
         }
-        BOOST_CHECK_MESSAGE(wide_rows > 0, family << ": no wide_sha row");
+        BOOST_REQUIRE_MESSAGE(wide_rows > 0, family << ": no wide_sha row");
         if (wide) {
             BOOST_CHECK_MESSAGE(last_wide < first_other, family << ": a wide_sha row after another row at overlap " << overlap);
         } else {
-            BOOST_CHECK_MESSAGE(!rows.empty() && !rows[0].second, family << ": a wide_sha row leads at overlap " << overlap);
+            BOOST_CHECK_MESSAGE(!rows[0].wide, family << ": a wide_sha row leads at overlap " << overlap);
+            // Together, and ahead of every other SHA-NI row exactly in the middle band
+            // (the listed order has a SHA-NI row before a wide one: Sapphire Rapids' two streams).
+            const bool ahead = last_wide < first_other_shani && last_wide - first_wide + 1 == static_cast<size_t>(wide_rows);
+            BOOST_CHECK_MESSAGE(ahead == streams, family << ": at overlap " << overlap << " the wide_sha rows "
+                                                          << (ahead ? "lead" : "do not lead") << " the other SHA-NI rows");
         }
-        BOOST_TEST_MESSAGE("  " << family << " order at SHA-NI overlap " << overlap << ": first " << rows[0].first);
+        BOOST_TEST_MESSAGE("  " << family << " order at SHA-NI overlap " << overlap << ": first " << rows[0].name
+                                << ", first wide_sha " << rows[first_wide].name);
     };
-    std::vector<std::pair<std::string, bool>> d64, multi;
-    for (const auto& impl : sha256::D64Implementations()) d64.emplace_back(impl.name, impl.wide_sha);
-    for (const auto& impl : sha256::MultiImplementations()) multi.emplace_back(impl.name, impl.wide_sha);
+    std::vector<R> d64, multi;
+    for (const auto& impl : sha256::D64Implementations()) d64.push_back({impl.name, impl.wide_sha, (impl.needs_mask & cpu::SHANI) != 0});
+    for (const auto& impl : sha256::MultiImplementations()) multi.push_back({impl.name, impl.wide_sha, (impl.needs_mask & cpu::SHANI) != 0});
     check("d64", d64);
     check("multi", multi);
 }
