@@ -70,8 +70,9 @@ commit_scratch() {  # commit_scratch <message>: everything in the scratch copy, 
     git -c commit.gpgsign=false commit -q -m "$1"
   )
 }
-git -C "$scratch" init -q . && commit_scratch "ab-honesty scratch copy of $(cat "$scratch/.source-commit")" \
-  || { bad "setup: cannot make the scratch repository"; finish; }
+if ! { git -C "$scratch" init -q . && commit_scratch "ab-honesty scratch copy of $(cat "$scratch/.source-commit")"; }; then
+  bad "setup: cannot make the scratch repository"; finish
+fi
 
 # verify <compare.json> <expectation> [retry-file]: expectation "none" (no row
 # may change) or "portable" (the rows of transforms that need no CPU feature must
