@@ -82,23 +82,25 @@ public:
     //! at least STREAMS_SHA_OVERLAP.
     std::vector<int> Order() const
     {
-        std::vector<int> order;
-        std::vector<bool> placed(N, false);
         const double overlap = HasWideRows() ? ShaniOverlap() : 0.0;
-        bool wide_placed = false;
-        auto wide_rows = [&] {
-            if (wide_placed) return;
-            wide_placed = true;
-            for (int rank = 1; rank <= static_cast<int>(N); ++rank) {
-                for (size_t i = 0; i < N; ++i) {
-                    if (m_rows[i].base.wide_rank == rank) order.push_back(static_cast<int>(i)), placed[i] = true;
+        // Where the wide rows go: first, at the first SHA-NI row, or nowhere (N: as listed).
+        size_t at = N;
+        if (overlap >= WIDE_SHA_OVERLAP) {
+            at = 0;
+        } else if (overlap >= STREAMS_SHA_OVERLAP) {
+            at = 0;
+            while (at < N && !(m_rows[at].base.needs & cpu::SHANI)) ++at;
+        }
+        std::vector<int> order;
+        for (size_t i = 0; i < N; ++i) {
+            if (i == at) {
+                for (int rank = 1; rank <= static_cast<int>(N); ++rank) {
+                    for (size_t j = 0; j < N; ++j) {
+                        if (m_rows[j].base.wide_rank == rank) order.push_back(static_cast<int>(j));
+                    }
                 }
             }
-        };
-        if (overlap >= WIDE_SHA_OVERLAP) wide_rows();
-        for (size_t i = 0; i < N; ++i) {
-            if (overlap >= STREAMS_SHA_OVERLAP && !placed[i] && (m_rows[i].base.needs & cpu::SHANI)) wide_rows();
-            if (!placed[i]) order.push_back(static_cast<int>(i));
+            if (at == N || m_rows[i].base.wide_rank == 0) order.push_back(static_cast<int>(i));
         }
         return order;
     }
