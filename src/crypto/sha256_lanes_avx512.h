@@ -22,6 +22,7 @@ namespace {
 struct Avx512 : LanesBase<Avx512> {
     using V = __m512i;
     static constexpr int N = 16;
+    static constexpr bool SHORT_E_PATH = true;
     static inline V Add(V a, V b) { return _mm512_add_epi32(a, b); }
     static inline V Xor(V a, V b) { return _mm512_xor_si512(a, b); }
     static inline V And(V a, V b) { return _mm512_and_si512(a, b); }
