@@ -192,12 +192,14 @@ void basic_double32(unsigned char* out, const unsigned char* in);
 void basic_double80(unsigned char* out, const unsigned char* in);
 void portable_16way_d64(unsigned char* out, const unsigned char* in);
 void portable_16way_lanes(uint32_t* st, const unsigned char* const* blocks);
+void portable_16way_hash32(unsigned char* out, const unsigned char* in);
 void sse41_4way_d64(unsigned char* out, const unsigned char* in);
 void sse41_4way_lanes(uint32_t* st, const unsigned char* const* blocks);
 void avx2_8way_intrinsics_d64(unsigned char* out, const unsigned char* in);
 void avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const* blocks);
 void avx512_16way_d64(unsigned char* out, const unsigned char* in);
 void avx512_16way_lanes(uint32_t* st, const unsigned char* const* blocks);
+void avx512_16way_hash32(unsigned char* out, const unsigned char* in);
 void shani_d64(unsigned char* out, const unsigned char* in);
 void shani_double32(unsigned char* out, const unsigned char* in);
 void shani_double80(unsigned char* out, const unsigned char* in);
@@ -280,6 +282,7 @@ inline constexpr Kernel KERNELS[] = {
     MakeHash("basic", S::Double80, 1, 0, Src::Portable, basic_double80),
     MakeHash("portable_16way", S::D64, 16, 0, Src::Portable, portable_16way_d64),
     MakeLanes("portable_16way", 16, 0, Src::Portable, portable_16way_lanes),
+    MakeHash("portable_16way", S::Hash32, 16, 0, Src::Portable, portable_16way_hash32),
 #ifdef SHA256_TEST_EXTRA_ROW
     // Test-only (ci/extra-row.sh): a new width as one more instantiation of the
     // lane template, proving that rows of every family follow this table.
@@ -309,6 +312,7 @@ inline constexpr Kernel KERNELS[] = {
     // x86-64 AVX-512F/VL (sha256d64_avx512.cpp)
     MakeHash("avx512_16way", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64)),
     MakeLanes("avx512_16way", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_lanes)),
+    MakeHash("avx512_16way", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32)),
 
     // x86-64 SHA extensions (sha256_shani.asm, sha256d64_shani.cpp, sha256d64_shani_ring.cpp,
     // sha256_shani_streams.asm)

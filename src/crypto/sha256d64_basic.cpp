@@ -34,6 +34,17 @@ void kernel::portable_16way_lanes(uint32_t* st, const unsigned char* const* bloc
     lanes::Lanes<lanes::PortableLanes<16>>::Transform(st, blocks);
 }
 
+void kernel::portable_16way_hash32(unsigned char* out, const unsigned char* in)
+{
+    using L = lanes::PortableLanes<16>;
+    L::V w[16], s[8];
+    for (int j = 0; j < 8; ++j) {
+        for (int i = 0; i < L::N; ++i) w[j].v[i] = lanes::LoadBE(in + 32 * i + 4 * j);
+    }
+    lanes::Lanes<L>::Hash32(s, w);
+    L::StoreContiguous(out, s);
+}
+
 void kernel::basic_double32(unsigned char* out, const unsigned char* in)
 {
     Word w[16], s[8];
