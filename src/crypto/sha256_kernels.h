@@ -36,9 +36,10 @@
 
 namespace sha256 {
 
-//! The interface of the SHA-NI job kernels (the multi-buffer hasher's SHA-NI
-//! rows): each of N streams runs one message, and where one ends the stream
-//! takes the next job itself. sha256_shani_streams.asm reads these by offset.
+//! The interface of the job kernels (the multi-buffer hasher's SHA-NI stream
+//! and AVX-512 lane rows): each of N streams or lanes runs one message, and
+//! where one ends it takes the next job itself. sha256_shani_streams.asm reads
+//! these by offset.
 namespace streams {
 //! Where a stream reads its blocks: from `at` on, 64 bytes apart; on reaching
 //! `end` it goes on at `then`. A message's whole blocks (in place) and its last
@@ -66,7 +67,8 @@ struct Job {
 };
 
 //! One stream between calls: its state as sha256rnds2 holds it (abef = f e b a,
-//! cdgh = h g d c, dword 0 first), its cursor (then = its own copy of the job's
+//! cdgh = h g d c, dword 0 first; the AVX-512 kernel converts at entry and
+//! exit), its cursor (then = its own copy of the job's
 //! padding, pad), the blocks left (0: idle) and its digest's place.
 struct alignas(16) Lane {
     uint32_t abef[4];
@@ -100,7 +102,7 @@ enum class Shape {
     Double32,  //!< HashFn, ways 1: SHA256(SHA256(in[0..32]))
     Double80,  //!< HashFn, ways 1: SHA256(SHA256(in[0..80])) (a block header)
     Lanes,     //!< LanesFn: lane i compresses the block at blocks[i] into a word-sliced state
-    Jobs,      //!< JobsFn: `ways` SHA-NI streams run jobs until one is idle and none is left
+    Jobs,      //!< JobsFn: `ways` streams or lanes run jobs until one is idle and none is left
 };
 
 //! Every HashFn reads any alignment and may write over its own input (out == in).
@@ -198,8 +200,8 @@ void sse41_4way_lanes(uint32_t* st, const unsigned char* const* blocks);
 void avx2_8way_intrinsics_d64(unsigned char* out, const unsigned char* in);
 void avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const* blocks);
 void avx512_16way_d64(unsigned char* out, const unsigned char* in);
-void avx512_16way_lanes(uint32_t* st, const unsigned char* const* blocks);
 void avx512_16way_hash32(unsigned char* out, const unsigned char* in);
+size_t avx512_16way_jobs(streams::Lane* lane, const streams::Job* job, size_t njobs);
 void shani_d64(unsigned char* out, const unsigned char* in);
 void shani_double32(unsigned char* out, const unsigned char* in);
 void shani_double80(unsigned char* out, const unsigned char* in);
@@ -311,8 +313,8 @@ inline constexpr Kernel KERNELS[] = {
 
     // x86-64 AVX-512F/VL (sha256d64_avx512.cpp)
     MakeHash("avx512_16way", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64)),
-    MakeLanes("avx512_16way", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_lanes)),
     MakeHash("avx512_16way", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32)),
+    MakeJobs("avx512_16way", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs)),
 
     // x86-64 SHA extensions (sha256_shani.asm, sha256d64_shani.cpp, sha256d64_shani_ring.cpp,
     // sha256_shani_streams.asm)

@@ -312,7 +312,7 @@ fi
 # lacks, or one of the wrong shape, is a compile error, never a row that runs
 # something else. (A kernel that is there compiles: the control.)
 if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ]; then
-  for k in 'avx512_16way", sha256::kernel::Shape::Lanes' 'avx512_16way", sha256::kernel::Shape::Jobs' 'shani_6way", sha256::kernel::Shape::D64'; do
+  for k in 'avx512_16way", sha256::kernel::Shape::Jobs' 'avx512_16way", sha256::kernel::Shape::Lanes' 'shani_6way", sha256::kernel::Shape::D64'; do
     printf '#include <crypto/sha256_kernels.h>\nconstexpr const sha256::kernel::Kernel& k = sha256::kernel::Get("%s);\nint main() { return k.ways; }\n' "$k"
   done > "$tmp/rows.txt"
   n=0
