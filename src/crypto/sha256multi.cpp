@@ -385,8 +385,8 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
 // The second SHA-256 with the set's Hash32 kernel: n contiguous digests a
 // call, with no states to convert and no block to copy. On SHA-NI streams a
 // per-block stream kernel that needs both makes the txids of 3000 messages of
-// 200-600 bytes 4-6% slower with four streams, ~3% with two (Zen 4); on
-// AVX-512 lanes, where Hash32 also drops the fixed words' schedule, see LanesRow.
+// 200-600 bytes 4-6% slower with four streams, ~3% with two (Zen 4); for
+// AVX-512 lanes see LanesRow.
 template <int n>
 void SecondHashKernel(const MultiRow& e, unsigned char* out, size_t count)
 {
@@ -421,10 +421,10 @@ void SecondOneWaySelected(const MultiRow&, unsigned char* out, size_t count)
 // schedulers are instantiated for the kernel's width here, so a row runs its
 // own kernels or does not compile.
 // A lanes row takes its set's Hash32 kernel for the second hash where the
-// table has one: the digests go to it as they lie, with the padding's fixed
-// words folded into the schedule (avx512_16way on Zen 5: 46 cycles a digest
-// against 66 through the Lanes kernel, whose states and blocks are copied
-// lane by lane; the txids of a block 3.5% faster).
+// table has one (portable_16way): the digests go to it as they lie, with the
+// padding's fixed words folded into the schedule, rather than lane by lane
+// into blocks and states (with AVX-512 lanes on Zen 5: 46 cycles a digest
+// against 66).
 template <size_t K>
 constexpr MultiRow LanesRow(const char* technique, int wide_rank = 0)
 {
