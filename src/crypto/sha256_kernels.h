@@ -202,6 +202,8 @@ void avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const* blocks
 void avx512_16way_d64(unsigned char* out, const unsigned char* in);
 void avx512_16way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_16way_jobs(streams::Lane* lane, const streams::Job* job, size_t njobs);
+void avx512_32way_hash32(unsigned char* out, const unsigned char* in);
+size_t avx512_32way_jobs(streams::Lane* lane, const streams::Job* job, size_t njobs);
 void shani_d64(unsigned char* out, const unsigned char* in);
 void shani_double32(unsigned char* out, const unsigned char* in);
 void shani_double80(unsigned char* out, const unsigned char* in);
@@ -311,10 +313,12 @@ inline constexpr Kernel KERNELS[] = {
     MakeLanes("avx2_8way_intrinsics", 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_lanes)),
 #endif
 
-    // x86-64 AVX-512F/VL (sha256d64_avx512.cpp)
+    // x86-64 AVX-512F/VL (sha256d64_avx512.cpp, sha256multi_avx512.cpp)
     MakeHash("avx512_16way", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64)),
     MakeHash("avx512_16way", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32)),
     MakeJobs("avx512_16way", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs)),
+    MakeHash("avx512_32way", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32)),
+    MakeJobs("avx512_32way", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs)),
 
     // x86-64 SHA extensions (sha256_shani.asm, sha256d64_shani.cpp, sha256d64_shani_ring.cpp,
     // sha256_shani_streams.asm)

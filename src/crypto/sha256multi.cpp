@@ -485,6 +485,7 @@ using kernel::Find;
 // the SHA-NI transform (~2.5 cycles/byte) beats 8 AVX2 lanes (~3.7) and 4
 // SSE4.1 lanes; "oneway", Bitcoin Core's loop, runs everywhere.
 constexpr MultiRow ROWS[] = {
+    StreamsRow<Find("avx512_32way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 32 in two registers a word, a job kernel"),
     StreamsRow<Find("avx512_16way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 16, a job kernel (the D64 lane algorithm)"),
     StreamsRow<Find("shani_2way", Shape::Jobs)>("SHA-NI, two messages as two interleaved streams (assembly)", 2),
     OneWayRow<Find("shani", Shape::Transform)>("SHA-NI transform, one message at a time"),

@@ -1,0 +1,294 @@
+// The AVX-512 kernels of the multi-buffer hasher (SHA256Multi, SHA256DMulti):
+// the lane algorithm of sha256_lanes.h on 16 messages in the 32-bit lanes of
+// one AVX-512 register a word (avx512_16way), or on 32 in two (avx512_32way).
+// A job kernel each, and the second hash of 16 or 32 digests at once.
+// Compiled with -mavx512f -mavx512vl; called only on CPUs and OSes with
+// AVX-512F/VL and the opmask/ZMM state enabled in XCR0.
+
+// Under GCC: as sha256d64_avx512.cpp, the lane kernels' file, and for the same reason.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC optimize("O3", "no-schedule-insns2", "no-tree-reassoc")
+#endif
+
+#include <crypto/sha256_kernels.h>
+
+#ifdef SHA256_KERNELS_X86
+#define SHA256_LANES_INLINE_BLOCKS 1
+#include <crypto/sha256_lanes_avx512.h>
+
+namespace {
+
+using sha256::lanes::Avx512;
+using Z = __m512i;
+
+// 32 lanes: two registers a word, every operation on both. Each round's
+// operations depend on each other (where a vector operation takes two cycles,
+// AMD Zen 5, a round of 16 lanes is a chain of eight cycles, and the rounds'
+// 1,670 operations a block could issue in ~420); two independent sets of
+// lanes interleaved fill the chain's gaps with each other's work. A block of
+// 16 lanes, in L1, Zen 5: ~690 cycles with one register a word, ~550 with two.
+struct Pair {
+    Z lo, hi;
+};
+
+struct Avx512x2 : sha256::lanes::LanesBase<Avx512x2> {
+    using V = Pair;
+    static constexpr int N = 32;
+    static constexpr bool SHORT_E_PATH = Avx512::SHORT_E_PATH;
+    static SHA256_LANES_INLINE V Add(V a, V b) { return {Avx512::Add(a.lo, b.lo), Avx512::Add(a.hi, b.hi)}; }
+    static SHA256_LANES_INLINE V Xor(V a, V b) { return {Avx512::Xor(a.lo, b.lo), Avx512::Xor(a.hi, b.hi)}; }
+    static SHA256_LANES_INLINE V And(V a, V b) { return {Avx512::And(a.lo, b.lo), Avx512::And(a.hi, b.hi)}; }
+    static SHA256_LANES_INLINE V Or(V a, V b) { return {Avx512::Or(a.lo, b.lo), Avx512::Or(a.hi, b.hi)}; }
+    template <int n>
+    static SHA256_LANES_INLINE V ShR(V a) { return {Avx512::ShR<n>(a.lo), Avx512::ShR<n>(a.hi)}; }
+    template <int n>
+    static SHA256_LANES_INLINE V ShL(V a) { return {Avx512::ShL<n>(a.lo), Avx512::ShL<n>(a.hi)}; }
+    template <int n>
+    static SHA256_LANES_INLINE V Rotr(V a) { return {Avx512::Rotr<n>(a.lo), Avx512::Rotr<n>(a.hi)}; }
+    static SHA256_LANES_INLINE V Xor3(V a, V b, V c) { return {Avx512::Xor3(a.lo, b.lo, c.lo), Avx512::Xor3(a.hi, b.hi, c.hi)}; }
+    static SHA256_LANES_INLINE V Ch(V e, V f, V g) { return {Avx512::Ch(e.lo, f.lo, g.lo), Avx512::Ch(e.hi, f.hi, g.hi)}; }
+    static SHA256_LANES_INLINE V Maj(V a, V b, V c) { return {Avx512::Maj(a.lo, b.lo, c.lo), Avx512::Maj(a.hi, b.hi, c.hi)}; }
+    static SHA256_LANES_INLINE V Set1(uint32_t x)
+    {
+        const Z v = Avx512::Set1(x);
+        return {v, v};
+    }
+    static SHA256_LANES_INLINE V Table(const uint32_t* table, int i)
+    {
+        const Z v = Avx512::Table(table, i);
+        return {v, v};
+    }
+    static SHA256_LANES_INLINE void LoadBlocks(V* w, const unsigned char* const* p)
+    {
+        Z lo[16], hi[16];
+        Avx512::LoadBlocks(lo, p);
+        Avx512::LoadBlocks(hi, p + 16);
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i) w[i] = {lo[i], hi[i]};
+    }
+    static SHA256_LANES_INLINE void StoreContiguous(unsigned char* out, const V* s)
+    {
+        Z lo[8], hi[8];
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j) lo[j] = s[j].lo, hi[j] = s[j].hi;
+        Avx512::StoreContiguous(out, lo);
+        Avx512::StoreContiguous(out + 32 * 16, hi);
+    }
+};
+
+// The few steps that differ between one register a word and two, by the word's type.
+SHA256_LANES_INLINE void Load(Z& v, const uint32_t* p) { v = _mm512_load_si512(p); }
+SHA256_LANES_INLINE void Load(Pair& v, const uint32_t* p) { v = {_mm512_load_si512(p), _mm512_load_si512(p + 16)}; }
+SHA256_LANES_INLINE void Store(uint32_t* p, Z v) { _mm512_store_si512(p, v); }
+SHA256_LANES_INLINE void Store(uint32_t* p, const Pair& v)
+{
+    _mm512_store_si512(p, v.lo);
+    _mm512_store_si512(p + 16, v.hi);
+}
+// Lanes in mask take x.
+SHA256_LANES_INLINE Z Blend(Z v, uint32_t mask, Z x) { return _mm512_mask_mov_epi32(v, static_cast<__mmask16>(mask), x); }
+SHA256_LANES_INLINE Pair Blend(const Pair& v, uint32_t mask, Z x)
+{
+    return {Blend(v.lo, mask, x), Blend(v.hi, mask >> 16, x)};
+}
+// Lane i (of 16 or 32) in every lane.
+SHA256_LANES_INLINE Z Pick(Z v, Z i) { return _mm512_permutexvar_epi32(i, v); }
+SHA256_LANES_INLINE Z Pick(const Pair& v, Z i) { return _mm512_permutex2var_epi32(v.lo, i, v.hi); }
+
+// Sixteen contiguous 32-byte digests as the first eight words of sixteen lanes, in w[0..7].
+SHA256_LANES_INLINE void LoadDigests(Z* w, const unsigned char* in)
+{
+    const auto load2 = [in](int a, int b) {
+        return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 32 * a))),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 32 * b)), 1);
+    };
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; ++j) {
+        // Digests j, 4 + j and 8 + j, 12 + j; then words 0..3 (4..7) of the
+        // four, one per 128-bit lane.
+        const Z x = load2(j, 4 + j), y = load2(8 + j, 12 + j);
+        w[j] = _mm512_shuffle_i32x4(x, y, 0x88);
+        w[4 + j] = _mm512_shuffle_i32x4(x, y, 0xdd);
+    }
+    // In 128-bit lane q, word j of digests 4q..4q+3: word j of all sixteen in order.
+    Avx512::Transpose4(w[0], w[1], w[2], w[3]);
+    Avx512::Transpose4(w[4], w[5], w[6], w[7]);
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) w[j] = Avx512::ByteSwap(w[j]);
+}
+
+// The second SHA-256 of SHA256DMulti: L::N contiguous 32-byte digests, one
+// block each (Hash32's fixed padding words).
+template <class L>
+SHA256_LANES_INLINE void Hash32(unsigned char* out, const unsigned char* in)
+{
+    typename L::V w[16], s[8];
+    Z lo[8];
+    LoadDigests(lo, in);
+    if constexpr (L::N == 16) {
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j) w[j] = lo[j];
+    } else {
+        Z hi[8];
+        LoadDigests(hi, in + 32 * 16);
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j) w[j] = {lo[j], hi[j]};
+    }
+    sha256::lanes::Lanes<L>::Hash32(s, w);
+    L::StoreContiguous(out, s);
+    _mm256_zeroupper();
+}
+
+// s += compress(s, w) for the job kernels: the rounds of sha256_lanes.h, but
+// unrolled only as far as the message schedule's window needs (16 rounds), not
+// all 64. Fully unrolled, the 32-lane job kernel is ~5,300 instructions (~35
+// KB, more than a 32 KB instruction cache) and the txids of a block took
+// 810-900 cycles a transaction in the bench rather than 720-760; 16 lanes are
+// 2.4% faster this way too (bench-compare, 16 pairs; Zen 5).
+template <class L>
+SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
+{
+    using Lanes = sha256::lanes::Lanes<L>;
+    using V = typename L::V;
+    using sha256::lanes::K;
+    V t[8];
+    for (int j = 0; j < 8; ++j) t[j] = s[j];
+    sha256::lanes::NoSide none;
+#pragma GCC unroll 2
+    for (int i = 0; i < 16; i += 8) {
+        V kw[8];
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j) kw[j] = Lanes::Add(w[i + j], Lanes::T(K, i + j));
+        Lanes::Round8(t, kw, none, i);
+    }
+#pragma GCC unroll 2
+    for (int i = 16; i < 64; i += 8) {
+        V kw[8];
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j) kw[j] = Lanes::Add(Lanes::Expand(w, i + j), Lanes::T(K, i + j));
+        Lanes::Round8(t, kw, none, i);
+    }
+    for (int j = 0; j < 8; ++j) s[j] = Lanes::Add(s[j], t[j]);
+}
+
+// The job kernel (the interface of sha256::streams, as the SHA-NI job
+// kernels): L::N messages in the lanes, and where one ends its digest goes
+// out and the lane takes the next job in the same call, the states staying in
+// registers. Per block, the cursors and counts step as vectors; only the
+// lanes whose message ended go through scalar code. With a kernel call per
+// block from the C++ lane scheduler (states through memory, a loop over the
+// lanes per block and per message), 15% of the time went to the scheduler;
+// the job kernel of 16 lanes made the txids of a block 3.6% faster
+// (bench-compare, 20 pairs; Zen 5).
+template <class L>
+SHA256_LANES_INLINE size_t Jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs)
+{
+    using V = typename L::V;
+    constexpr int N = L::N;
+    const sha256::streams::Job* const last = job + njobs;
+    const sha256::streams::Job* next = job;
+    // Each lane's cursor and count, as arrays (8 lanes a register).
+    alignas(64) const unsigned char* at[N];
+    alignas(64) const unsigned char* end[N];
+    alignas(64) const unsigned char* then[N];
+    alignas(64) uint64_t left[N];
+    alignas(64) uint32_t st[8 * N];
+    for (int i = 0; i < N; ++i) {
+        const sha256::streams::Lane& l = lane[i];
+        at[i] = l.c.at;
+        end[i] = l.c.end;
+        then[i] = l.c.then;
+        left[i] = l.left;
+        // sha256rnds2's order (abef = f e b a, cdgh = h g d c) -> a..h.
+        const uint32_t w[8] = {l.abef[3], l.abef[2], l.cdgh[3], l.cdgh[2], l.abef[1], l.abef[0], l.cdgh[1], l.cdgh[0]};
+        for (int j = 0; j < 8; ++j) st[j * N + i] = w[j];
+    }
+    V s[8];
+    for (int j = 0; j < 8; ++j) Load(s[j], st + j * N);
+    const Z byte64 = _mm512_set1_epi64(64), one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
+    for (;;) {
+        // Lanes without a message take the next jobs; stop where one is left without.
+        uint32_t idle = 0;
+        for (int h = 0; h < N / 8; ++h) idle |= uint32_t{_mm512_cmpeq_epi64_mask(_mm512_load_si512(left + 8 * h), zero)} << (8 * h);
+        if (idle) {
+            // The lanes that take a job: all idle ones while jobs last, known
+            // from the counts alone. Their states are reset before the loop
+            // that hands the jobs out, not after it: after it, 32 lanes took
+            // 55 cycles a lane-block rather than 37-40 where messages end at
+            // different blocks (Zen 5).
+            uint32_t fresh = idle;
+            const size_t have = static_cast<size_t>(last - next);
+            if (static_cast<size_t>(__builtin_popcount(idle)) > have) {
+                fresh = 0;
+                for (size_t k = 0; k < have; ++k) fresh |= (idle & ~fresh) & (0u - (idle & ~fresh));
+            }
+            for (int j = 0; j < 8; ++j) s[j] = Blend(s[j], fresh, Avx512::Set1(sha256::lanes::IV[j]));
+            for (uint32_t take = fresh; take; take &= take - 1, ++next) {
+                const int i = __builtin_ctz(take);
+                sha256::streams::Lane& l = lane[i];
+                _mm512_storeu_si512(l.pad, _mm512_loadu_si512(next->area + 64));
+                _mm512_storeu_si512(l.pad + 64, _mm512_loadu_si512(next->area + 128));
+                at[i] = next->at ? next->at : l.pad; // no whole block: the padding first
+                then[i] = next->then ? next->then : l.pad; // a job that repeats its block
+                end[i] = next->end;
+                left[i] = next->blocks;
+                l.out = next->out;
+            }
+            if (idle & ~fresh) break;
+        }
+        // The states stay in registers: through memory (a call per block, or
+        // the ended lanes' words read back from a store) 32 lanes took 55-67
+        // cycles a lane-block rather than 37.
+        V w[16];
+        L::LoadBlocks(w, at);
+        Compress<L>(s, w);
+        uint32_t ended = 0;
+        for (int h = 0; h < N / 8; ++h) {
+            Z a = _mm512_add_epi64(_mm512_load_si512(at + 8 * h), byte64);
+            a = _mm512_mask_mov_epi64(a, _mm512_cmpeq_epi64_mask(a, _mm512_load_si512(end + 8 * h)), _mm512_load_si512(then + 8 * h));
+            _mm512_store_si512(at + 8 * h, a);
+            const Z n = _mm512_sub_epi64(_mm512_load_si512(left + 8 * h), one);
+            _mm512_store_si512(left + 8 * h, n);
+            ended |= uint32_t{_mm512_cmpeq_epi64_mask(n, zero)} << (8 * h);
+        }
+        for (; ended; ended &= ended - 1) {
+            // Lane i's eight words, big-endian, to its digest's place.
+            const int i = __builtin_ctz(ended);
+            const Z lanei = _mm512_set1_epi32(i);
+            __m256i d = _mm256_setzero_si256();
+            for (int j = 0; j < 8; ++j) d = _mm256_mask_mov_epi32(d, static_cast<__mmask8>(1u << j), _mm512_castsi512_si256(Pick(s[j], lanei)));
+            d = _mm512_castsi512_si256(Avx512::ByteSwap(_mm512_castsi256_si512(d)));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane[i].out), d);
+        }
+    }
+    for (int j = 0; j < 8; ++j) Store(st + j * N, s[j]);
+    for (int i = 0; i < N; ++i) {
+        sha256::streams::Lane& l = lane[i];
+        const uint32_t* w = st + i;
+        l.abef[0] = w[5 * N], l.abef[1] = w[4 * N], l.abef[2] = w[1 * N], l.abef[3] = w[0];
+        l.cdgh[0] = w[7 * N], l.cdgh[1] = w[6 * N], l.cdgh[2] = w[3 * N], l.cdgh[3] = w[2 * N];
+        l.c.at = at[i];
+        l.c.end = end[i];
+        l.c.then = then[i];
+        l.left = left[i];
+    }
+    _mm256_zeroupper();
+    return static_cast<size_t>(next - job);
+}
+
+} // namespace
+
+void sha256::kernel::avx512_16way_hash32(unsigned char* out, const unsigned char* in) { Hash32<Avx512>(out, in); }
+
+size_t sha256::kernel::avx512_16way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs)
+{
+    return Jobs<Avx512>(lane, job, njobs);
+}
+
+void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in) { Hash32<Avx512x2>(out, in); }
+
+size_t sha256::kernel::avx512_32way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs)
+{
+    return Jobs<Avx512x2>(lane, job, njobs);
+}
+#endif
