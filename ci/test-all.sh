@@ -6,7 +6,8 @@
 #   contrib tools' tests (check-order.py, compare.py); bench-compare.sh's honesty checks (ab-honesty.sh)
 #   the Bitcoin Core patch series (ci/core-patch.sh: applied to ../shared/peers' Core, Core's CMake, core_check)
 #   yasm build: make check (NIST + checkasm + CLI + qemu CPU models), bench -sanity-check, make distcheck;
-#     the D64, multi-buffer and Merkle tests again with each preference order (SHA256BENCH_SHANI_OVERLAP)
+#     the D64, multi-buffer and Merkle tests again with each preference order (SHA256BENCH_SHANI_OVERLAP,
+#     SHA256BENCH_AVX512_ADD_DEPTH)
 #   nasm build with -std=c++20; clang++ build with the test-only rows of every family (ci/extra-row.sh); portable-only builds (--with-asm=no with a NIST path
 #   holding a space and quotes and CPPFLAGS holding a double quote; -DDISABLE_OPTIMIZED_SHA256)
 #   an aarch64 cross build under qemu-aarch64 -cpu max, also with ARM features hidden
@@ -222,6 +223,14 @@ if [ $rc -eq 0 ]; then
       --log_level=message --report_level=short --color_output=no; rc=$?
     grep -E "AutoDetect(D64|Multi)" "$logdir/yasm-overlap-$ov.log" | head -2 | sed 's/^ */    /'
     record_boost "yasm: D64, multi and Merkle tests at SHA256BENCH_SHANI_OVERLAP=$ov" "$logdir/yasm-overlap-$ov.log" $rc
+  done
+  # And the multi-buffer order with two registers of lanes a word behind (2) and ahead of (8) one.
+  for depth in 2 8; do
+    run "yasm: AVX-512 add depth $depth" "$logdir/yasm-depth-$depth.log" env SHA256BENCH_AVX512_ADD_DEPTH=$depth \
+      "$bt/yasm/src/test/test_bitcoin" --run_test=sha256multi_tests --log_level=message --report_level=short \
+      --color_output=no; rc=$?
+    grep -E "AutoDetectMulti" "$logdir/yasm-depth-$depth.log" | head -1 | sed 's/^ */    /'
+    record_boost "yasm: multi tests at SHA256BENCH_AVX512_ADD_DEPTH=$depth" "$logdir/yasm-depth-$depth.log" $rc
   done
 fi
 

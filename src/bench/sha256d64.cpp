@@ -234,6 +234,18 @@ void Notes(std::vector<benchmark::Note>& out)
                       how, where, order);
     }
     out.push_back({"SHA-NI overlap", text, ""});
+    const double depth = sha256::Avx512AddDepth();
+    if (depth <= 0) {
+        std::snprintf(text, sizeof(text), "none (no AVX-512): the registry order");
+    } else {
+        const char* how = std::getenv("SHA256BENCH_AVX512_ADD_DEPTH") ? "set by SHA256BENCH_AVX512_ADD_DEPTH" : "measured";
+        const bool deep = depth >= sha256::DEEP_LANES_DEPTH;
+        std::snprintf(text, sizeof(text), "%.2f 512-bit adds at once (latency / issue interval, %s); %s %.0f, so %s", depth, how,
+                      deep ? "at least" : "below", sha256::DEEP_LANES_DEPTH,
+                      deep ? "the multi-buffer rows with two registers a word (avx512_32way) lead those with one"
+                           : "the multi-buffer rows with two registers a word (avx512_32way) follow those with one");
+    }
+    out.push_back({"AVX-512 add depth", text, ""});
 }
 
 void Impls(std::vector<benchmark::ImplRow>& out)

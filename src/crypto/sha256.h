@@ -160,6 +160,23 @@ constexpr double WIDE_SHA_OVERLAP = 3.0;
  *  sixteen lanes 141; on Intel Sapphire Rapids (~1.35) two streams beat four. */
 constexpr double STREAMS_SHA_OVERLAP = 1.7;
 
+/** How many 512-bit vector adds this CPU works on at once: the latency of a
+ *  dependent vpaddd over the interval at which independent ones issue (7-8
+ *  measured on AMD Zen 5: two cycles each, four a cycle). Measured once, on
+ *  first use, in some microseconds; 0 on a CPU without AVX-512F/VL (or with it
+ *  hidden) and in builds without the AVX-512 code.
+ *  SHA256BENCH_AVX512_ADD_DEPTH=<decimal> in the environment replaces the
+ *  measurement; a malformed value stops the program. */
+double Avx512AddDepth();
+
+/** From this depth on, one register of sixteen lanes a word leaves the vector
+ *  unit idle for most of each round's chain of dependent operations, and the
+ *  multi-buffer rows with two (deep_lanes: avx512_32way) go ahead of the row
+ *  listed after them (avx512_16way); below it they go behind it. On AMD Zen 5
+ *  (depth 7-8) two registers make the txids of a block ~4-10% faster; on a CPU
+ *  whose 512-bit adds take one cycle (depth ~2) none has been measured. */
+constexpr double DEEP_LANES_DEPTH = 4.0;
+
 /** Every D64 implementation, in AutoDetectD64's order of preference on this CPU:
  *  the registry's order, with the wide_sha rows first when ShaniOverlap() is at
  *  least WIDE_SHA_OVERLAP, or first among the SHA-NI rows when it is at least

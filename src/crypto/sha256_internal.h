@@ -32,6 +32,10 @@ constexpr size_t PATH_MARGIN_BLOCKS = 24;
 /** sha256rnds2's latency over the interval at which independent ones issue
  *  (~10 microseconds of timing; sha256d64_shani.cpp). Only on SHA-NI CPUs. */
 double MeasureShaniOverlap();
+
+/** A 512-bit vpaddd's latency over the interval at which independent ones
+ *  issue (sha256multi_avx512.cpp). Only on CPUs with AVX512_NEEDS. */
+double MeasureAvx512AddDepth();
 } // namespace detail
 
 } // namespace sha256

@@ -60,15 +60,16 @@ void Describe(Row& out, const Base& b)
 } // namespace registry
 
 namespace {
-// SHA256BENCH_SHANI_OVERLAP, if set: a plain decimal ("4", "1.4").
-double OverlapFromEnvironment(const char* env)
+// A measurement's replacement from the environment variable `name`, if set:
+// a plain decimal ("4", "1.4").
+double FromEnvironment(const char* name, const char* env)
 {
     char* end = nullptr;
     const double v = std::strtod(env, &end);
     bool plain = *env != 0;
     for (const char* c = env; *c; ++c) plain &= (*c >= '0' && *c <= '9') || *c == '.';
     if (!plain || end == env || *end != 0 || !(v >= 0 && v <= 64)) {
-        std::fprintf(stderr, "SHA256BENCH_SHANI_OVERLAP: '%s' is not a decimal number from 0 to 64\n", env);
+        std::fprintf(stderr, "%s: '%s' is not a decimal number from 0 to 64\n", name, env);
         std::exit(2);
     }
     return v;
@@ -76,9 +77,18 @@ double OverlapFromEnvironment(const char* env)
 
 double MeasureOverlap()
 {
-    if (const char* env = std::getenv("SHA256BENCH_SHANI_OVERLAP")) return OverlapFromEnvironment(env);
+    if (const char* env = std::getenv("SHA256BENCH_SHANI_OVERLAP")) return FromEnvironment("SHA256BENCH_SHANI_OVERLAP", env);
 #ifdef SHA256_KERNELS_X86
     if ((cpu::Features() & kernel::SHANI_NEEDS) == kernel::SHANI_NEEDS) return detail::MeasureShaniOverlap();
+#endif
+    return 0.0;
+}
+
+double MeasureAddDepth()
+{
+    if (const char* env = std::getenv("SHA256BENCH_AVX512_ADD_DEPTH")) return FromEnvironment("SHA256BENCH_AVX512_ADD_DEPTH", env);
+#ifdef SHA256_KERNELS_X86
+    if ((cpu::Features() & kernel::AVX512_NEEDS) == kernel::AVX512_NEEDS) return detail::MeasureAvx512AddDepth();
 #endif
     return 0.0;
 }
@@ -88,6 +98,12 @@ double ShaniOverlap()
 {
     static const double overlap = MeasureOverlap();
     return overlap;
+}
+
+double Avx512AddDepth()
+{
+    static const double depth = MeasureAddDepth();
+    return depth;
 }
 
 } // namespace sha256

@@ -32,6 +32,8 @@ struct Base {
     int wide_rank;       //!< 0, or its place (from 1) among the rows that lead on a CPU whose
                          //!< SHA unit overlaps >= WIDE_SHA_OVERLAP sha256rnds2
     bool uses_transform; //!< runs the selected transform rather than a kernel of its own
+    bool deep_lanes{false}; //!< listed ahead of the next row, which it follows where
+                            //!< Avx512AddDepth() is below DEEP_LANES_DEPTH
 };
 
 //! A row built from one kernel of the table.
@@ -79,7 +81,8 @@ public:
     //! Row numbers in this CPU's order of preference: as listed, except that the
     //! wide rows, by rank, lead every row when ShaniOverlap() is at least
     //! WIDE_SHA_OVERLAP, and take the place of the first SHA-NI row when it is
-    //! at least STREAMS_SHA_OVERLAP.
+    //! at least STREAMS_SHA_OVERLAP; and that a deep_lanes row goes behind the
+    //! row after it when Avx512AddDepth() is below DEEP_LANES_DEPTH.
     std::vector<int> Order() const
     {
         const double overlap = HasWideRows() ? ShaniOverlap() : 0.0;
@@ -101,6 +104,11 @@ public:
                 }
             }
             if (at == N || m_rows[i].base.wide_rank == 0) order.push_back(static_cast<int>(i));
+        }
+        if (HasDeepRows() && Avx512AddDepth() < DEEP_LANES_DEPTH) {
+            for (size_t k = 0; k + 1 < order.size(); ++k) {
+                if (m_rows[order[k]].base.deep_lanes) std::swap(order[k], order[k + 1]), ++k;
+            }
         }
         return order;
     }
@@ -171,6 +179,13 @@ private:
         return false;
     }
     bool HasWideRows() const { return HasWideRowsOf(m_rows); }
+    bool HasDeepRows() const
+    {
+        for (const auto& e : m_rows) {
+            if (e.base.deep_lanes) return true;
+        }
+        return false;
+    }
 
     const Entry (&m_rows)[N];
     const char* m_family;

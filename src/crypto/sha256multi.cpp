@@ -444,7 +444,7 @@ constexpr MultiRow LanesRow(const char* technique, int wide_rank = 0)
 }
 
 template <size_t K>
-constexpr MultiRow StreamsRow(const char* technique, int wide_rank = 0)
+constexpr MultiRow StreamsRow(const char* technique, int wide_rank = 0, bool deep_lanes = false)
 {
     constexpr const kernel::Kernel& jobs = kernel::KERNELS[K];
     constexpr const kernel::Kernel& hash32 = kernel::Get(jobs.name, Shape::Hash32);
@@ -452,6 +452,7 @@ constexpr MultiRow StreamsRow(const char* technique, int wide_rank = 0)
     registry::Base b = registry::From(jobs, technique, wide_rank);
     b.needs |= hash32.needs;
     b.built = jobs.Built() && hash32.Built();
+    b.deep_lanes = deep_lanes;
     return {b, &ScheduleStreams<jobs.ways>, &SecondHashKernel<jobs.ways>, nullptr, jobs.jobs, hash32.hash, nullptr};
 }
 
@@ -485,7 +486,8 @@ using kernel::Find;
 // the SHA-NI transform (~2.5 cycles/byte) beats 8 AVX2 lanes (~3.7) and 4
 // SSE4.1 lanes; "oneway", Bitcoin Core's loop, runs everywhere.
 constexpr MultiRow ROWS[] = {
-    StreamsRow<Find("avx512_32way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 32 in two registers a word, a job kernel"),
+    // Ahead of 16 lanes where 512-bit adds are DEEP_LANES_DEPTH or more deep, else behind (Avx512AddDepth).
+    StreamsRow<Find("avx512_32way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 32 in two registers a word, a job kernel", 0, true),
     StreamsRow<Find("avx512_16way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 16, a job kernel (the D64 lane algorithm)"),
     StreamsRow<Find("shani_2way", Shape::Jobs)>("SHA-NI, two messages as two interleaved streams (assembly)", 2),
     OneWayRow<Find("shani", Shape::Transform)>("SHA-NI transform, one message at a time"),

@@ -235,6 +235,24 @@ expect 0 "^SHA-NI overlap: 4.00 sha256rnds2 at once (latency / issue interval, s
 expect 0 "^SHA-NI overlap: 2.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 1.7, below 3, so the wide_sha rows lead the other SHA-NI rows" \
   "bench: ... and in the middle band" -- env SHA256BENCH_SHANI_OVERLAP=2 "$B" $QUICK
 
+# SHA256BENCH_AVX512_ADD_DEPTH replaces the measured depth of 512-bit adds: 8
+# lists avx512_32way (two registers of lanes a word) right before avx512_16way,
+# 2 right after it (listed rows include those not built: every build).
+for v in abc -1 1e3 '' 65 ' 8' 8x; do
+  expect nonzero "SHA256BENCH_AVX512_ADD_DEPTH: '$v' is not a decimal" "bench: SHA256BENCH_AVX512_ADD_DEPTH='$v' is rejected" -- \
+    env SHA256BENCH_AVX512_ADD_DEPTH="$v" "$B" -list-impls
+done
+# multi_pair: the multi family's two AVX-512 rows in listed order, one line.
+multi_pair() {
+  awk -F '\t' '$1 == "multi" && $2 ~ /^avx512_(16|32)way$/ { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$tmp/order.tsv"
+}
+env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" -list-impls > "$tmp/order.tsv" 2>&1
+expect 0 "^avx512_32way avx512_16way$" "bench: add depth 8 lists avx512_32way right before avx512_16way" -- multi_pair
+env SHA256BENCH_AVX512_ADD_DEPTH=2 "$B" -list-impls > "$tmp/order.tsv" 2>&1
+expect 0 "^avx512_16way avx512_32way$" "bench: add depth 2 lists it right after" -- multi_pair
+expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so the multi-buffer rows with two registers a word (avx512_32way) lead those with one" \
+  "bench: the header says which depth ordered the AVX-512 rows" -- env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" $QUICK
+
 # A full sanity run with every output format.
 expect 0 "| Impl | median | spread |" "bench: -sanity-check prints the tables" -- \
   "$B" -sanity-check -output-csv="$tmp/b.csv" -output-json="$tmp/b.json"

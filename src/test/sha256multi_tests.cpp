@@ -12,11 +12,14 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
 #include <set>
+#include <string>
 #include <vector>
 
 namespace {
@@ -83,6 +86,36 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
     BOOST_CHECK(!sha256::SetMultiImplementation("no_such_row"));
     BOOST_CHECK_EQUAL(sha256::CurrentMultiImplementation(), picked);
     BOOST_TEST_MESSAGE("  AutoDetectMulti: " << picked << "; not run: " << NotRun());
+}
+
+// The rows with two registers of lanes a word follow the vector unit's depth:
+// ahead of the row after them (one register a word) from DEEP_LANES_DEPTH on,
+// behind it below (ci/test-all.sh runs this suite with
+// SHA256BENCH_AVX512_ADD_DEPTH at 2 and 8, whatever this CPU is).
+BOOST_AUTO_TEST_CASE(two_register_rows_follow_the_add_depth)
+{
+    const double depth = sha256::Avx512AddDepth();
+    bool avx512 = false;
+    for (const auto& impl : sha256::MultiImplementations()) avx512 |= impl.supported && (impl.needs_mask & cpu::AVX512F);
+    if (!std::getenv("SHA256BENCH_AVX512_ADD_DEPTH")) {
+        // Measured: every AVX-512 CPU has two 512-bit adders or adds taking more than a
+        // cycle (at least 2), and sixteen chains are the most the probe reads.
+        if (avx512) {
+            BOOST_CHECK_MESSAGE(depth >= 1.5 && depth <= 17, "measured depth " << depth);
+        } else {
+            BOOST_CHECK_EQUAL(depth, 0.0);
+        }
+    }
+    std::vector<std::string> names;
+    for (const auto& impl : sha256::MultiImplementations()) names.push_back(impl.name);
+    const auto at = [&names](const char* name) { return std::find(names.begin(), names.end(), name) - names.begin(); };
+    const auto two = at("avx512_32way"), one = at("avx512_16way");
+    BOOST_REQUIRE(two < static_cast<long>(names.size()) && one < static_cast<long>(names.size()));
+    const bool deep = depth >= sha256::DEEP_LANES_DEPTH;
+    BOOST_CHECK_MESSAGE(deep ? two + 1 == one : one + 1 == two,
+                        "at depth " << depth << ": avx512_32way at " << two << ", avx512_16way at " << one);
+    BOOST_TEST_MESSAGE("  AVX-512 add depth " << depth << ": " << names[std::min(two, one)] << " before "
+                                              << names[std::max(two, one)]);
 }
 
 // Random sets: counts 0..100, sizes 0..2000, each input misaligned by 0..63.
