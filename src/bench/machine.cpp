@@ -3,12 +3,12 @@
 
 #include <bench/build_commit.h>
 
+#include <compat/cpu_model.h>
 #include <compat/cpuid.h>
 #include <config/sha256bench-config.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -55,35 +55,6 @@ std::string Printable(const std::string& s)
     return o;
 }
 
-std::string DetectEmulation()
-{
-    if (const char* e = std::getenv("SHA256BENCH_EMULATED"); e && *e) return Printable(std::string("SHA256BENCH_EMULATED=") + e);
-    std::ifstream info("/proc/cpuinfo");
-    for (std::string line; std::getline(info, line);) {
-        const auto colon = line.find(':');
-        if (colon == std::string::npos) continue;
-        std::string key = line.substr(0, colon);
-        key.erase(key.find_last_not_of(" \t") + 1);
-#if defined(__aarch64__)
-        // The kernel of an aarch64 machine never writes x86 fields.
-        if (key == "vendor_id") return "an aarch64 binary on a host whose /proc/cpuinfo is x86 (user-mode emulation, e.g. qemu-aarch64)";
-#elif defined(__x86_64__) || defined(__i386__)
-        // The kernel's model name is the CPUID brand string, trimmed.
-        if (key == "model name") {
-            std::string name = line.substr(colon + 1);
-            name.erase(0, name.find_first_not_of(" \t"));
-            name.erase(name.find_last_not_of(" \t") + 1);
-            if (!name.empty() && name != cpu::Brand()) {
-                return "CPUID's brand '" + Printable(cpu::Brand()) + "' is not the kernel's '" + Printable(name) +
-                       "' (user-mode emulation, e.g. qemu-x86_64 -cpu MODEL)";
-            }
-            break;
-        }
-#endif
-    }
-    return "";
-}
-
 Machine DescribeMachine(const ClockCalibration& clock)
 {
     Machine m;
@@ -113,7 +84,7 @@ Machine DescribeMachine(const ClockCalibration& clock)
     m.features_detected = SplitFeatures(cpu::FeatureNames(cpu::DetectedFeatures()));
     m.clock = clock;
     m.clock_method = ClockMethod();
-    m.emulated = DetectEmulation();
+    m.emulated = Printable(cpu::Emulation());
     return m;
 }
 

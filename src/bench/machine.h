@@ -19,7 +19,7 @@ struct Machine {
     std::vector<std::string> features_detected; //!< what the CPU reports
     ClockCalibration clock;
     std::string clock_method;
-    std::string emulated; //!< why this looks like an emulated CPU (timings are not measurements), or ""
+    std::string emulated; //!< why the CPU is emulated (timings are not measurements), or "" (cpu::Emulation())
 };
 
 struct Build {
@@ -28,11 +28,6 @@ struct Build {
 
 Machine DescribeMachine(const ClockCalibration& clock);
 
-//! Why the CPU seems emulated, or "": SHA256BENCH_EMULATED set (scripts that
-//! run the bench under an emulator say so), or a user-mode emulator seen from
-//! inside: an aarch64 binary reading an x86 host's /proc/cpuinfo, or an x86
-//! CPUID brand that differs from the kernel's (qemu-x86_64 -cpu MODEL).
-std::string DetectEmulation();
 Build DescribeBuild();
 
 //! "ssse3 sse4.1" -> {"ssse3", "sse4.1"}; "none" -> {}.

@@ -157,4 +157,26 @@ std::string Brand()
 #endif
 }
 
+
+std::string HypervisorVendor()
+{
+#ifdef SHA256BENCH_HAVE_CPUID
+    uint32_t a, b, c, d;
+    Cpuid(0, 0, a, b, c, d);
+    if (a < 1) return "";
+    Cpuid(1, 0, a, b, c, d);
+    // Leaf 0x40000000 means something only under a hypervisor (ECX bit 31 of
+    // leaf 1); on bare metal it repeats another leaf.
+    if (!(c & (1u << 31))) return "";
+    Cpuid(0x40000000, 0, a, b, c, d);
+    char vendor[13] = {};
+    std::memcpy(vendor, &b, 4);
+    std::memcpy(vendor + 4, &c, 4);
+    std::memcpy(vendor + 8, &d, 4);
+    return vendor;
+#else
+    return "";
+#endif
+}
+
 } // namespace cpu

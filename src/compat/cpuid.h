@@ -43,6 +43,10 @@ std::string FeatureNames(uint32_t features);
 //! CPUID brand string, or the host architecture where there is no CPUID.
 std::string Brand();
 
+//! The vendor signature of CPUID leaf 0x40000000 ("KVMKVMKVM", "TCGTCGTCGTCG",
+//! ...) where leaf 1 sets the hypervisor bit, else "" (bare metal, no CPUID).
+std::string HypervisorVendor();
+
 } // namespace cpu
 
 #endif

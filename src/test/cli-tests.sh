@@ -285,6 +285,25 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   expect 0 "^### .* (EMULATED CPU: not measurements)" "bench: ... and every table title" -- \
     env SHA256BENCH_EMULATED=cli-test "$B" $QUICK
   expect 0 "json ok" "bench: ... the JSON's machine.emulated" -- python3 "$C" json "$tmp/emu.json" --emulated=yes
+  # A VM that shows the process another brand than the kernel's (seen:
+  # "Oxide Virtual Turin-like Processor" against "AMD EPYC") is a real CPU:
+  # this machine's /proc/cpuinfo with its model name changed, same flags.
+  if [ -r /proc/cpuinfo ] && [ -z "${SHA256BENCH_EMULATED:-}" ]; then
+    sed 's/^\(model name[[:space:]]*:\).*/\1 Renamed Virtual CPU-like Processor/' /proc/cpuinfo > "$tmp/renamed.cpuinfo"
+    "$B" $QUICK > "$tmp/native.out" 2>&1
+    if grep -q '^EMULATED CPU: ' "$tmp/native.out"; then
+      echo "skip - bench: a renamed CPU is not called emulated (this machine itself is: $(grep '^EMULATED CPU: ' "$tmp/native.out" | cut -c1-100))"
+    else
+      expect 0 "^Mode: " "bench: a CPU whose kernel model name is not CPUID's brand runs unlabelled" -- \
+        env SHA256BENCH_CPUINFO="$tmp/renamed.cpuinfo" "$B" $QUICK -output-json="$tmp/renamed.json"
+      absent "EMULATED" "bench: ... no EMULATED line or title"
+      expect 0 "json ok" "bench: ... and machine.emulated is null" -- python3 "$C" json "$tmp/renamed.json" --emulated=no
+    fi
+  fi
+  expect 0 "^Mode: " "bench: SHA256BENCH_EMULATED=0 overrides a verdict of emulation" -- \
+    env SHA256BENCH_EMULATED=0 "$B" $QUICK -output-json="$tmp/emu0.json"
+  absent "EMULATED" "bench: ... no EMULATED line or title"
+  expect 0 "json ok" "bench: ... and machine.emulated is null" -- python3 "$C" json "$tmp/emu0.json" --emulated=no
   expect 0 "json ok" "bench: not-run rows carry one reason, no numbers" -- python3 "$C" json "$tmp/hidden.json"
   "$B" -filter=SHA256_64B/ -rounds=3 -min-time=30 -output-json="$tmp/m.json" -output-csv="$tmp/m.csv" > /dev/null 2>&1
   expect 0 "json ok" "bench: measured JSON: every round's sample; median-derived MB/s, cycles, speed%" -- \

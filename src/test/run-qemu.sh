@@ -99,9 +99,18 @@ for run in $runs; do
   fi
   echo "== $what: registry says AutoDetect()=$pick, unsupported: ${unsupported:-none}"
   awk -F '\t' '$1 !~ /^transform / { split($1, a, " "); printf "   family %s: selects %s\n", a[1], a[2] }' "$tmp/$tag.expect"
+  # The CPU model must see the emulator (cpu_model_tests), and the bench say so above its tables.
   SHA256_EXPECT_AUTODETECT="$pick" SHA256_EXPECT_UNSUPPORTED="$unsupported" SHA256_CHECK_CASES="${SHA256_CHECK_CASES:-2000}" \
-    "$qemu" -cpu "$model" "$bin" --log_level=message --report_level=short --color_output=no > "$log" 2>&1
+    SHA256_EXPECT_EMULATED=1 "$qemu" -cpu "$model" "$bin" --log_level=message --report_level=short --color_output=no > "$log" 2>&1
   rc=$?
+  "$qemu" -cpu "$model" "$bench" -sanity-check -filter='^SHA256_1K/basic$' > "$tmp/$tag.bench" 2>&1
+  if grep -q '^EMULATED CPU: ' "$tmp/$tag.bench" && grep -q '^### .*(EMULATED CPU: not measurements)$' "$tmp/$tag.bench"; then
+    echo "   bench header: $(grep '^EMULATED CPU: ' "$tmp/$tag.bench" | cut -c1-110)"
+  else
+    echo "   bench_bitcoin under $what does not label its run emulated:" >> "$log"
+    head -3 "$tmp/$tag.bench" >> "$log"
+    rc=1
+  fi
   grep -E "AutoDetect|has (passed|failed)|test cases? out of|error" "$log" | sed 's/^/   /'
   if [ $rc -eq 0 ] && ! grep -q "SIGILL" "$log"; then
     echo "   PASS ($log)"
