@@ -70,6 +70,20 @@ EXPORTS = [
         "summary": "SHA256D64 on four inputs at once with the Intel SHA extensions, four interleaved streams.",
     },
     {
+        "path": "src/crypto/sha256_avx512_multi.cpp",
+        "source": "crypto/sha256multi_avx512.cpp",
+        "namespace": "sha256_avx512_multi",
+        # The probe too: Core's dispatch takes 32 lanes where 512-bit adds are deep.
+        "functions": [("sha256::kernel::avx512_16way_jobs", "Jobs_16way"),
+                      ("sha256::kernel::avx512_16way_hash32", "Hash32_16way"),
+                      ("sha256::kernel::avx512_32way_jobs", "Jobs_32way"),
+                      ("sha256::kernel::avx512_32way_hash32", "Hash32_32way"),
+                      ("sha256::detail::MeasureAvx512AddDepth", "MeasureAddDepth")],
+        "defines": ["ENABLE_AVX512"],
+        "flags": "-mavx512f -mavx512vl",
+        "summary": "Many messages at once in the 32-bit lanes of AVX-512 registers, one message a lane: job kernels.",
+    },
+    {
         "path": "src/crypto/sha256_x86_shani_5way.cpp",
         "source": "crypto/sha256d64_shani_stagger.cpp",
         "namespace": "sha256d64_x86_shani",
@@ -79,6 +93,17 @@ EXPORTS = [
         "summary": "SHA256D64 on batches of five inputs with the Intel SHA extensions, five streams in staggered halves.",
     },
 ]
+
+# Headers that go to Core as files of their own, at these paths, written from
+# the project's header of the same name: an exported file keeps its #include.
+HEADERS = [
+    {
+        "path": "src/crypto/sha256_jobs.h",
+        "source": "crypto/sha256_jobs.h",
+        "summary": "The interface of the multi-buffer job kernels (SHA256DMulti).",
+    },
+]
+KEPT = {h["source"]: h["path"][len("src/"):] for h in HEADERS}
 
 # Project headers that may be inlined; any other project include is an error
 # (it would pull the project's own API into Core).
@@ -134,6 +159,10 @@ def flatten(lines, rel, seen, system):
             continue
         inc = m.group(1)
         if inc in LEFT_OUT:
+            continue
+        if inc in KEPT:
+            if f"<{KEPT[inc]}>" not in system:
+                system.append(f"<{KEPT[inc]}>")
             continue
         if inc in INLINED:
             if inc not in seen:
@@ -217,7 +246,9 @@ def export(spec):
     while flat and (flat[0].startswith("#if") or flat[0].startswith("#pragma") or flat[0].startswith("#endif")
                     or not flat[0].strip()):
         out.append(flat.pop(0))
-    out += [f"#include <{h}>" for h in system] + [""]
+    kept = [h for h in system if h.startswith("<")]
+    out += [f"#include {h}" for h in kept] + ([""] if kept else [])
+    out += [f"#include <{h}>" for h in system if not h.startswith("<")] + [""]
     out += flat
     out += ["", f"namespace {spec['namespace']} {{"]
     for n, (ret, core, params, body) in enumerate(exported):
@@ -228,16 +259,41 @@ def export(spec):
     return text
 
 
-# Itanium C++ ABI codes of the parameter lists exported functions have.
-PARAMETERS = {"(unsigned char* out, const unsigned char* in)": "PhPKh",
-              "(unsigned char* out, const unsigned char* in, size_t batches)": "PhPKhm", "()": "v"}
+def export_header(spec):
+    """A project header as a Core header: Core's licence header, the header's
+    own description, Core's include guard, the rest as it is."""
+    rel = spec["source"]
+    lines = read(rel)
+    n = 0
+    while n < len(lines) and lines[n].startswith("//"):
+        n += 1
+    description = [l for l in lines[:n] if not l.startswith("// SPDX-License-Identifier")]
+    body = strip_header(lines[n:], rel)
+    for line in body:
+        m = INCLUDE.match(line)
+        if m and ("/" in m.group(1) or m.group(1).endswith(".h")):
+            raise ExportError(f"src/{rel}: includes <{m.group(1)}>; an exported header includes standard headers only")
+    guard = "BITCOIN_" + re.sub(r"[^A-Z0-9]", "_", spec["path"][len("src/"):].upper())
+    out = [CORE_HEADER.format(summary=spec["summary"], source="src/" + rel).rstrip("\n")]
+    out += ["//"] + description
+    out += ["", f"#ifndef {guard}", f"#define {guard}"] + body + [f"#endif // {guard}", ""]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out))
 
 
-def mangled(qualified, params):
-    parts = qualified.split("::")
-    if params not in PARAMETERS:
-        raise ExportError(f"--same-code: no mangling for the parameters {params}")
-    return "_ZN" + "".join(f"{len(p)}{p}" for p in parts) + "E" + PARAMETERS[params]
+def symbol(obj, qualified):
+    """The mangled name of the function `qualified` (namespaces::name) defined in obj."""
+    try:
+        r = subprocess.run(["nm", "--defined-only", obj], capture_output=True, text=True)
+        names = [l.split()[-1] for l in r.stdout.splitlines() if len(l.split()) == 3]
+        d = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True)
+    except OSError as e:
+        raise ExportError(f"cannot run nm or c++filt: {e.strerror}")
+    if r.returncode != 0:
+        raise ExportError(f"nm {obj}: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else 'failed'}")
+    found = [m for m, dm in zip(names, d.stdout.splitlines()) if dm.startswith(qualified + "(")]
+    if len(found) != 1:
+        raise ExportError(f"{obj}: {len(found)} definitions of {qualified}, expected 1")
+    return found[0]
 
 
 BRANCH = re.compile(r"^(?:call|jmp)\w*\s+[0-9a-f]+ <([^>+]+)(?:\+0x[0-9a-f]+)?>")
@@ -276,10 +332,9 @@ def same_code(core_path, core_obj, project_obj):
     lines = read(spec["source"])
     said = []
     for project, core in spec["functions"]:
-        params = split_function(lines, project, spec["source"])[2]
         calls_a, calls_b = [], []
-        a = instructions(core_obj, mangled(f"{spec['namespace']}::{core}", params), calls_a)
-        b = instructions(project_obj, mangled(project, params), calls_b)
+        a = instructions(core_obj, symbol(core_obj, f"{spec['namespace']}::{core}"), calls_a)
+        b = instructions(project_obj, symbol(project_obj, project), calls_b)
         # What the function calls in its own file (a kernel the compiler kept out
         # of line) is compared too, by name and code; calls out of the file have
         # no code here and must only have the same names.
@@ -338,6 +393,8 @@ def main(argv):
         else:
             raise ExportError(f"unknown argument '{a}' (expected --out=DIR or --list)")
     if listing:
+        for h in HEADERS:
+            print(f"{h['path']}\tsrc/{h['source']}\t-\t-\t-\t-")
         for e in EXPORTS:
             kernel, core = e["functions"][0]
             print(f"{e['path']}\tsrc/{e['source']}\t{kernel}\t{e['namespace']}::{core}"
@@ -346,6 +403,7 @@ def main(argv):
     if out_dir is None:
         raise ExportError("missing --out=DIR")
     files = {e["path"]: export(e) for e in EXPORTS}  # every file made before any is written
+    files.update({h["path"]: export_header(h) for h in HEADERS})
     for path, text in files.items():
         dest = os.path.join(out_dir, path)
         try:

@@ -5,6 +5,7 @@
 
 #include <crypto/sha256.h>
 #include <crypto/sha256_constants.h>
+#include <crypto/sha256_jobs.h>
 
 #include <cstddef>
 #include <vector>
@@ -13,6 +14,9 @@ namespace sha256 {
 
 //! Initial hash value (FIPS 180-4, 5.3.3).
 using constants::IV;
+
+//! job <- the message of len bytes at p, its digest to out (then = nullptr).
+void FillJob(sha256_jobs::Job& job, const unsigned char* p, size_t len, unsigned char* out);
 
 namespace detail {
 struct Candidate {

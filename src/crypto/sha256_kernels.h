@@ -18,6 +18,7 @@
 #endif
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
+#include <crypto/sha256_jobs.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -36,60 +37,6 @@
 
 namespace sha256 {
 
-//! The interface of the job kernels (the multi-buffer hasher's SHA-NI stream
-//! and AVX-512 lane rows): each of N streams or lanes runs one message, and
-//! where one ends it takes the next job itself. sha256_shani_streams.asm reads
-//! these by offset.
-namespace streams {
-//! Where a stream reads its blocks: from `at` on, 64 bytes apart; on reaching
-//! `end` it goes on at `then`. A message's whole blocks (in place) and its last
-//! partial block with the padding (a small buffer) so make one run of blocks.
-//! `end` = nullptr: plain consecutive blocks.
-struct Cursor {
-    const unsigned char* at;
-    const unsigned char* end;
-    const unsigned char* then;
-};
-
-//! One message: its whole blocks in place, [at, end) (both nullptr: none),
-//! then its last partial block and padding, pad[0..64*(blocks-whole)), which
-//! the kernel copies into the lane (then = nullptr; a lane that should never
-//! end instead gives then = at and end = at + 64: it repeats one block); its
-//! digest to out. pad = area + 64; the 64 bytes before it are scratch for
-//! whoever fills it.
-struct Job {
-    unsigned char area[64 + 128];
-    const unsigned char* at;
-    const unsigned char* end;
-    const unsigned char* then;
-    size_t blocks;
-    unsigned char* out;
-};
-
-//! One stream between calls: its state as sha256rnds2 holds it (abef = f e b a,
-//! cdgh = h g d c, dword 0 first; the AVX-512 kernel converts at entry and
-//! exit), its cursor (then = its own copy of the job's
-//! padding, pad), the blocks left (0: idle) and its digest's place.
-struct alignas(16) Lane {
-    uint32_t abef[4];
-    uint32_t cdgh[4];
-    Cursor c;
-    size_t left;
-    unsigned char* out;
-    alignas(16) unsigned char pad[128];
-};
-
-// The offsets sha256_shani_streams.asm reads (L_* and J_* there).
-static_assert(offsetof(Job, at) == 192 && offsetof(Job, end) == 200 && offsetof(Job, then) == 208 &&
-                  offsetof(Job, blocks) == 216 && offsetof(Job, out) == 224 && sizeof(Job) == 232,
-              "Job as the job kernels read it");
-static_assert(offsetof(Lane, cdgh) == 16 && offsetof(Lane, c) == 32 && offsetof(Lane, left) == 56 &&
-                  offsetof(Lane, out) == 64 && offsetof(Lane, pad) == 80 && sizeof(Lane) == 208,
-              "Lane as the job kernels read it");
-
-//! job <- the message of len bytes at p, its digest to out (then = nullptr).
-void FillJob(Job& job, const unsigned char* p, size_t len, unsigned char* out);
-} // namespace streams
 
 namespace kernel {
 
@@ -112,7 +59,7 @@ using BatchFn = void (*)(unsigned char* out, const unsigned char* in, size_t bat
 //! st[j * ways + i] = word j of lane i, kept in this layout between calls.
 using LanesFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
 //! Returns the jobs taken (all njobs); a busy lane keeps its state in `lane`.
-using JobsFn = size_t (*)(streams::Lane* lane, const streams::Job* job, size_t njobs);
+using JobsFn = size_t (*)(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 
 //! How a kernel is built, which says why a build may lack it.
 enum class Source {
@@ -201,9 +148,9 @@ void avx2_8way_intrinsics_d64(unsigned char* out, const unsigned char* in);
 void avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const* blocks);
 void avx512_16way_d64(unsigned char* out, const unsigned char* in);
 void avx512_16way_hash32(unsigned char* out, const unsigned char* in);
-size_t avx512_16way_jobs(streams::Lane* lane, const streams::Job* job, size_t njobs);
+size_t avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 void avx512_32way_hash32(unsigned char* out, const unsigned char* in);
-size_t avx512_32way_jobs(streams::Lane* lane, const streams::Job* job, size_t njobs);
+size_t avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 void shani_d64(unsigned char* out, const unsigned char* in);
 void shani_double32(unsigned char* out, const unsigned char* in);
 void shani_double80(unsigned char* out, const unsigned char* in);
@@ -227,9 +174,9 @@ void sha256_rorx_transform(uint32_t* s, const unsigned char* chunk, size_t block
 void sha256_rorx_x8ms_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
 void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
 void sha256_shani_2way_hash32(unsigned char* out, const unsigned char* in);
-size_t sha256_shani_2way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs);
+size_t sha256_shani_2way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 void sha256_shani_4way_hash32(unsigned char* out, const unsigned char* in);
-size_t sha256_shani_4way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs);
+size_t sha256_shani_4way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 void sha256_avx2_8way_d64(unsigned char* out, const unsigned char* in);
 void sha256_avx2_8way_lanes(uint32_t* st, const unsigned char* const* blocks);
 }

@@ -9,8 +9,8 @@
 ; The hash32 functions write SHA256(in[32i..32i+31]) to out[32i..] for i < S
 ; (the second hash of a txid); in and out may be the same buffer, any
 ; alignment. The job kernels run one message per stream and hand out the next
-; message themselves where one ends (below, and sha256::streams in
-; crypto/sha256_kernels.h). SHA256D64's stream kernels are C++
+; message themselves where one ends (below, and crypto/sha256_jobs.h).
+; SHA256D64's stream kernels are C++
 ; (sha256_shani_ring.h, the same register plan in intrinsics).
 
 ; Why streams: one block is a chain of 32 dependent sha256rnds2, so one stream
@@ -215,7 +215,7 @@ FUNCTION_END
 %endmacro
 
 ; The job kernels: size_t sha256_shani_<S>way_jobs(Lane* lane, const Job* job, size_t njobs)
-; (sha256::streams in crypto/sha256_kernels.h). Every stream runs its lane's message; where one ends, its
+; (crypto/sha256_jobs.h). Every stream runs its lane's message; where one ends, its
 ; digest goes to the lane's out and the lane takes the next job at once,
 ; without returning: a job's padding is copied into the lane, the state starts
 ; from the IV. The call returns once a lane is idle and no job is left (at

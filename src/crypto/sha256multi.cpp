@@ -21,7 +21,7 @@ namespace sha256 {
 namespace {
 
 using kernel::Shape;
-using streams::Cursor;
+using sha256_jobs::Cursor;
 
 constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 bytes each (measured: 4..16 alike)
 
@@ -333,21 +333,21 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
     if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
     constexpr size_t CHUNK = n > 4 ? 4 * n : 16;
     constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
-    streams::Lane lane[n];
+    sha256_jobs::Lane lane[n];
     for (auto& l : lane) l.left = 0;
-    streams::Job job[CHUNK];
+    sha256_jobs::Job job[CHUNK];
     Feed feed(sizes, count);
     size_t m;
     bool more = true;
     while (more) {
         size_t k = 0;
         for (; k < CHUNK && (more = feed.Next(m)); ++k) {
-            streams::FillJob(job[k], inputs[m], sizes[m], out + 32 * m);
+            FillJob(job[k], inputs[m], sizes[m], out + 32 * m);
             PrefetchAhead(inputs, sizes, count, m);
         }
         if (k) e.jobs(lane, job, k);
     }
-    streams::Job idle[n];
+    sha256_jobs::Job idle[n];
     for (auto& j : idle) {
         std::memset(j.area, 0, sizeof(j.area));
         j.at = j.then = IDLE_BLOCK;
@@ -529,7 +529,7 @@ bool Overlaps(const unsigned char* out, size_t count, const unsigned char* const
 
 } // namespace
 
-void streams::FillJob(Job& job, const unsigned char* p, size_t len, unsigned char* out)
+void FillJob(sha256_jobs::Job& job, const unsigned char* p, size_t len, unsigned char* out)
 {
     const size_t whole = len / 64;
     job.blocks = whole + static_cast<size_t>(FillPad(job.area + 64, p, len));

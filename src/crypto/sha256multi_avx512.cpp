@@ -11,6 +11,7 @@
 #endif
 
 #include <crypto/sha256_internal.h>
+#include <crypto/sha256_jobs.h>
 #include <crypto/sha256_kernels.h>
 
 #include <algorithm>
@@ -176,7 +177,7 @@ SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
     for (int j = 0; j < 8; ++j) s[j] = Lanes::Add(s[j], t[j]);
 }
 
-// The job kernel (the interface of sha256::streams, as the SHA-NI job
+// The job kernel (the interface of crypto/sha256_jobs.h, as the SHA-NI job
 // kernels): L::N messages in the lanes, and where one ends its digest goes
 // out and the lane takes the next job in the same call, the states staying in
 // registers. Per block, the cursors and counts step as vectors; only the
@@ -186,12 +187,12 @@ SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
 // the job kernel of 16 lanes made the txids of a block 3.6% faster
 // (bench-compare, 20 pairs; Zen 5).
 template <class L>
-SHA256_LANES_INLINE size_t Jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs)
+SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
 {
     using V = typename L::V;
     constexpr int N = L::N;
-    const sha256::streams::Job* const last = job + njobs;
-    const sha256::streams::Job* next = job;
+    const sha256_jobs::Job* const last = job + njobs;
+    const sha256_jobs::Job* next = job;
     // Each lane's cursor and count, as arrays (8 lanes a register).
     alignas(64) const unsigned char* at[N];
     alignas(64) const unsigned char* end[N];
@@ -199,7 +200,7 @@ SHA256_LANES_INLINE size_t Jobs(sha256::streams::Lane* lane, const sha256::strea
     alignas(64) uint64_t left[N];
     alignas(64) uint32_t st[8 * N];
     for (int i = 0; i < N; ++i) {
-        const sha256::streams::Lane& l = lane[i];
+        const sha256_jobs::Lane& l = lane[i];
         at[i] = l.c.at;
         end[i] = l.c.end;
         then[i] = l.c.then;
@@ -230,7 +231,7 @@ SHA256_LANES_INLINE size_t Jobs(sha256::streams::Lane* lane, const sha256::strea
             for (int j = 0; j < 8; ++j) s[j] = Blend(s[j], fresh, Avx512::Set1(sha256::lanes::IV[j]));
             for (uint32_t take = fresh; take; take &= take - 1, ++next) {
                 const int i = __builtin_ctz(take);
-                sha256::streams::Lane& l = lane[i];
+                sha256_jobs::Lane& l = lane[i];
                 _mm512_storeu_si512(l.pad, _mm512_loadu_si512(next->area + 64));
                 _mm512_storeu_si512(l.pad + 64, _mm512_loadu_si512(next->area + 128));
                 at[i] = next->at ? next->at : l.pad; // no whole block: the padding first
@@ -268,7 +269,7 @@ SHA256_LANES_INLINE size_t Jobs(sha256::streams::Lane* lane, const sha256::strea
     }
     for (int j = 0; j < 8; ++j) Store(st + j * N, s[j]);
     for (int i = 0; i < N; ++i) {
-        sha256::streams::Lane& l = lane[i];
+        sha256_jobs::Lane& l = lane[i];
         const uint32_t* w = st + i;
         l.abef[0] = w[5 * N], l.abef[1] = w[4 * N], l.abef[2] = w[1 * N], l.abef[3] = w[0];
         l.cdgh[0] = w[7 * N], l.cdgh[1] = w[6 * N], l.cdgh[2] = w[3 * N], l.cdgh[3] = w[2 * N];
@@ -332,16 +333,22 @@ double sha256::detail::MeasureAvx512AddDepth()
     return static_cast<double>(chain - none) / static_cast<double>(spread - none);
 }
 
-void sha256::kernel::avx512_16way_hash32(unsigned char* out, const unsigned char* in) { Hash32<Avx512>(out, in); }
+void sha256::kernel::avx512_16way_hash32(unsigned char* out, const unsigned char* in)
+{
+    Hash32<Avx512>(out, in);
+}
 
-size_t sha256::kernel::avx512_16way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs)
+size_t sha256::kernel::avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
 {
     return Jobs<Avx512>(lane, job, njobs);
 }
 
-void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in) { Hash32<Avx512x2>(out, in); }
+void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in)
+{
+    Hash32<Avx512x2>(out, in);
+}
 
-size_t sha256::kernel::avx512_32way_jobs(sha256::streams::Lane* lane, const sha256::streams::Job* job, size_t njobs)
+size_t sha256::kernel::avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
 {
     return Jobs<Avx512x2>(lane, job, njobs);
 }

@@ -5,6 +5,7 @@
 // Kernels and rows the CPU cannot run are named, never called.
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
+#include <crypto/sha256_internal.h>
 #include <crypto/sha256_kernels.h>
 #include <test/checkasm/checkasm.h>
 #include <test/util/reference.h>
@@ -574,8 +575,8 @@ BOOST_AUTO_TEST_CASE(lane_transforms_against_basic)
 // against CSHA256.
 BOOST_AUTO_TEST_CASE(job_kernels)
 {
-    using sha256::streams::Job;
-    using sha256::streams::Lane;
+    using sha256_jobs::Job;
+    using sha256_jobs::Lane;
     constexpr size_t IDLE = ~size_t{0} >> 1;
     test::Rng rng(0x10b5);
     for (const auto* k : test::RunnableKernels(sha256::kernel::Shape::Jobs)) {
@@ -601,7 +602,7 @@ BOOST_AUTO_TEST_CASE(job_kernels)
                 msg[i] = rng.Bytes(len + 3);
                 const unsigned char* p = msg[i].data() + 1 + i % 3;
                 CSHA256().Write(p, len).Finalize(want.data() + 32 * i);
-                sha256::streams::FillJob(jobs[i], p, len, got.data() + 32 * i);
+                sha256::FillJob(jobs[i], p, len, got.data() + 32 * i);
             }
             std::vector<Lane> lane(streams);
             std::memset(static_cast<void*>(lane.data()), 0x5a, sizeof(Lane) * streams);

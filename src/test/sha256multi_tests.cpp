@@ -4,6 +4,7 @@
 // aliasing inputs, inputs against guard pages, a few multi-megabyte messages,
 // and a mainnet transaction's known txid. Rows the CPU cannot run are named.
 #include <crypto/sha256.h>
+#include <crypto/sha256_internal.h>
 #include <crypto/sha256_kernels.h>
 #include <test/checkasm/checkasm.h>
 #include <test/util/common.h>
@@ -303,15 +304,15 @@ BOOST_AUTO_TEST_CASE(kernels_keep_the_abi)
         unsigned char data[700];
         for (int i = 0; i < 700; ++i) data[i] = static_cast<unsigned char>(i * 7);
         unsigned char direct_out[6 * 32], called_out[6 * 32];
-        sha256::streams::Job jobs[6], called_jobs[6];
+        sha256_jobs::Job jobs[6], called_jobs[6];
         for (int i = 0; i < 6; ++i) {
             const size_t len = static_cast<size_t>(i) * 123 % 300;
-            sha256::streams::FillJob(jobs[i], data + 1 + i, len, direct_out + 32 * i);
-            sha256::streams::FillJob(called_jobs[i], data + 1 + i, len, called_out + 32 * i);
+            sha256::FillJob(jobs[i], data + 1 + i, len, direct_out + 32 * i);
+            sha256::FillJob(called_jobs[i], data + 1 + i, len, called_out + 32 * i);
         }
-        std::vector<sha256::streams::Lane> direct(n), called(n);
-        std::memset(static_cast<void*>(direct.data()), 0, sizeof(sha256::streams::Lane) * n);
-        std::memset(static_cast<void*>(called.data()), 0, sizeof(sha256::streams::Lane) * n);
+        std::vector<sha256_jobs::Lane> direct(n), called(n);
+        std::memset(static_cast<void*>(direct.data()), 0, sizeof(sha256_jobs::Lane) * n);
+        std::memset(static_cast<void*>(called.data()), 0, sizeof(sha256_jobs::Lane) * n);
         std::memset(direct_out, 0, sizeof(direct_out));
         std::memset(called_out, 0, sizeof(called_out));
         k->jobs(direct.data(), jobs, 6);
@@ -321,7 +322,7 @@ BOOST_AUTO_TEST_CASE(kernels_keep_the_abi)
         std::string why = AbiFailures(r, compiled);
         if (std::memcmp(direct_out, called_out, sizeof(direct_out)) != 0) why += "digests differ from a direct call; ";
         // A cursor in the lane's own copy of the padding, as an offset into it.
-        auto where = [&data](const sha256::streams::Lane& l, const unsigned char* q) {
+        auto where = [&data](const sha256_jobs::Lane& l, const unsigned char* q) {
             return q >= l.pad && q <= l.pad + sizeof(l.pad) ? std::make_pair(true, q - l.pad) : std::make_pair(false, q - data);
         };
         bool same = true;
