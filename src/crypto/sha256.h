@@ -110,7 +110,9 @@ std::string AutoDetect();
 /** Name of the transform Transform currently points to. */
 std::string CurrentImplementation();
 
-/** Check a transform on fixed, misaligned inputs with known digests. */
+/** Check a transform on fixed, misaligned inputs with known digests. False for
+ *  nullptr (the fn of a row not built), as SelfTestD64 and SelfTestMulti answer
+ *  false for a row not built. */
 bool SelfTest(TransformFn fn);
 
 /** The portable transform (always built). */
@@ -195,7 +197,8 @@ std::string CurrentD64Implementation();
  *  AutoDetect() calls it. */
 std::string AutoDetectD64();
 
-/** Check a D64 kernel of `ways` ways on known answers and misaligned, in-place inputs. */
+/** Check a D64 kernel of `ways` ways on known answers and misaligned, in-place inputs.
+ *  False for nullptr (the fn of a row not built) or `ways` outside 1..64. */
 bool SelfTestD64(D64Fn fn, int ways);
 
 /** Double SHA-256 of one fixed-size input: a hash of a hash (32 bytes), a
@@ -225,7 +228,8 @@ std::vector<MultiImplementation> MultiImplementations();
 /** False (and no change) for an unknown name or one this CPU cannot run. */
 bool SetMultiImplementation(const std::string& name);
 std::string CurrentMultiImplementation();
-/** Check a row against the portable transform on every padding case, more messages than lanes, misaligned. */
+/** Check a row against the portable transform on every padding case, more messages than lanes, misaligned.
+ *  False for an unknown name or a row this binary or CPU cannot run. */
 bool SelfTestMulti(const std::string& name);
 /** Select the first supported row that passes SelfTestMulti; AutoDetect() calls it. */
 std::string AutoDetectMulti();
