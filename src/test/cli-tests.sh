@@ -186,6 +186,11 @@ expect 0 "^transform	" "bench: -list-impls prints the transform registry" -- cat
 expect 0 "_1M/" "bench: -list names the benchmarks" -- cat "$tmp/list.txt"
 expect 0 "." "bench: -list with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list
 absent "not run: not run" "bench: -list says 'not run' once"
+# -list honours -filter as a run does: a bad or empty filter fails, a good one lists its table only.
+expect nonzero "not a valid regular expression" "bench: -list with an invalid -filter fails" -- "$B" -list "-filter=("
+expect nonzero "matches no benchmark" "bench: -list with a -filter matching nothing fails" -- "$B" -list -filter=no_such_bench
+expect 0 "^SHA256_1M/basic" "bench: -list -filter=SHA256_1M/ lists that table" -- "$B" -list -filter=SHA256_1M/
+absent "^SHA256_1K/" "bench: ... and no other"
 expect 0 "." "bench: -list-impls with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list-impls
 
 # SHA256BENCH_SHANI_OVERLAP replaces the measured SHA-NI overlap: malformed
