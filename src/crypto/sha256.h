@@ -171,6 +171,14 @@ constexpr double STREAMS_SHA_OVERLAP = 1.7;
  *  measurement; a malformed value stops the program. */
 double Avx512AddDepth();
 
+/** Where ShaniOverlap() or Avx512AddDepth() came from: its environment
+ *  variable, the probe (whatever it measured, 0 included), or neither because
+ *  the CPU (or its hidden features) or this build lacks the unit (the value is
+ *  then 0). The bench header says which, with the order that value gives. */
+enum class ProbeSource { Environment, Measured, Absent };
+ProbeSource ShaniOverlapSource();
+ProbeSource Avx512AddDepthSource();
+
 /** From this depth on, one register of sixteen lanes a word leaves the vector
  *  unit idle for most of each round's chain of dependent operations, and the
  *  multi-buffer rows with two (deep_lanes: avx512_32way) go ahead of the row
