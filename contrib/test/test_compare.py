@@ -404,7 +404,7 @@ class MergeTests(unittest.TestCase, OneLineError):
         self.assertIn("| implementation | M1 speed% | M1 cycles/byte | M2 speed% | M2 cycles/byte |", p.stdout)
         self.assertIn("| M2 | Other CPU |", p.stdout)
         self.assertIn("- M1: ", p.stdout)
-        self.assertIn("Where the machines disagree about the order:", p.stdout)
+        self.assertRegex(p.stdout, r"Where the machines disagree about the order \([1-9][0-9]* pair\(s\) compared\):")
         self.assertRegex(p.stdout, r"- [a-z0-9_]+ vs avx: .* avx ahead on M2")
         row = next(r for r in doc["results"] if r["name"] == "SHA256_1M/shani")
         self.assertIn(f"| shani | {row['speed_pct']:.1f} | {row['cycles_per_byte']:.2f} |", p.stdout)
@@ -444,8 +444,49 @@ class MergeTests(unittest.TestCase, OneLineError):
             json.dump(other, f)
         p = self.merge(self.a, c)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("The machines agree about the order.", p.stdout)
+        self.assertRegex(p.stdout, r"The machines agree about the order \([1-9][0-9]* pair\(s\) compared\)\.")
         self.assertNotIn("disagree", p.stdout)
+
+    def keep_rows(self, name, impls, change=None):
+        doc = measured()
+        doc["machine"]["cpu"] = name
+        doc["results"] = [r for r in doc["results"] if r["impl"] in impls]
+        for r in doc["results"]:
+            if change:
+                change(r)
+        path = os.path.join(self.tmp, name + ".json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def test_no_pair_ranked_on_two_machines_is_not_agreement(self):
+        # The machines share only the 100% row: no pair of rows was ranked on both,
+        # so there is no order to agree or disagree about.
+        a = self.keep_rows("A", {"basic", "sse4"})
+        b = self.keep_rows("B", {"basic", "avx"})
+        p = self.merge(a, b)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("agree about the order", p.stdout)
+        self.assertIn("no pair of rows was measured on two machines, so no order was compared", p.stdout)
+
+    def test_rows_labelled_with_each_machines_pick_are_one_row(self):
+        # The AutoDetect row's label carries the machine's pick ("autodetect (x)"):
+        # keyed by its benchmark name, it is one row compared across machines.
+        def label(pick):
+            def change(r):
+                if r["impl"] == "shani":
+                    r["impl"] = f"autodetect ({pick})"
+                    r["name"] = r["name"].split("/")[0] + "/autodetect"
+            return change
+        a = self.keep_rows("A", {"basic", "sse4", "shani"}, label("shani"))
+        b = self.keep_rows("B", {"basic", "sse4", "shani"}, label("sse4"))
+        p = self.merge(a, b)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        table = p.stdout.split("\n## ")[2]
+        self.assertIn("| autodetect (shani: M1; sse4: M2) | ", table)
+        self.assertNotIn("| autodetect (shani) |", table)
+        self.assertRegex(table, r"- M1: autodetect > sse4 > basic")
+        self.assertRegex(table, r"agree about the order \(3 pair\(s\) compared\)")
 
     def test_deterministic(self):
         self.assertEqual(self.merge(self.a, self.b).stdout, self.merge(self.a, self.b).stdout)
@@ -567,6 +608,7 @@ class MergeTests(unittest.TestCase, OneLineError):
         for r in doc["results"]:
             if r["impl"] == "avx":
                 r["impl"] = evil
+                r["name"] = r["name"].split("/")[0] + "/" + evil
         doc["results"][0]["table"] = "T|1\n| forged | row |"
         p = self.merge(self.a, self.write("evil.json", doc))
         self.assertEqual(p.returncode, 0, p.stderr)
