@@ -22,6 +22,12 @@
 # (the engine of contrib/bench-compare.sh: Hodges-Lehmann change, Wilcoxon
 # interval family-wise over the rows, verdicts) with the medians in core
 # cycles below it. The table and the raw runs go to OUT/ab.md and OUT/ab-runs/.
+# A row whose implementation string (what Core's SHA256AutoDetect(mask) returned,
+# which Core's bench puts in the benchmark's name) lacks what the row's name
+# claims (SHA256D64_1024_SHANI without "x86_shani(", _AVX512 without
+# "avx512(16way)", _AVX2 without "avx2(8way)": a CPU without the feature, where
+# Core falls back silently) is not compared: the table lists it as not run, with
+# that string (contrib/core-patch/core_bench_json.py).
 #
 # Options:
 #   --kernels=DIR    the export step's output (DIR/src/crypto/...); default:

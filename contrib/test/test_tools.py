@@ -484,6 +484,79 @@ class ExtraRow(ToolCase):
         self.assertRegex(out.rstrip().splitlines()[-1], r"^extra-row: 0 passed, [1-9][0-9]* failed$", out)
 
 
+class CoreAbNotRun(ToolCase):
+    """core-patch.sh --ab on a CPU without a row's feature: Core's SHA256AutoDetect(mask)
+    falls back silently, and bench_bitcoin names what it gave. A row whose string lacks
+    what its name claims is "not run" with the reason, never compared (fixtures in
+    bench_bitcoin -output-json's shape, as Core writes them; no Core build needed)."""
+    CONVERT = os.path.join(CONTRIB, "core-patch", "core_bench_json.py")
+    ANALYSE = os.path.join(CONTRIB, "bench_compare.py")
+    FALLBACK = "sse4(1way),sse41(4way)"  # what qemu -cpu Nehalem gives for every mask
+
+    def core_json(self, name, bench, impl, ns):
+        doc = {"results": [{"name": f"{bench} using the '{impl}' SHA256 implementation" if impl else bench,
+                            "median(elapsed)": ns * 1e-9 * 1024, "batch": 1024, "unit": "byte"}]}
+        return self.write(name, doc)
+
+    def side(self, pair, side, impls, scale):
+        """One side's converted JSON: impls maps bench -> Core's implementation string."""
+        files = [self.core_json(f"raw-{pair}-{side}-{b}.json", b, impl, 100.0 * scale * (1 + 0.01 * (pair % 3)))
+                 for b, impl in impls.items()]
+        out = os.path.join(self.runs, f"pair-{pair:02d}-{side}.json")
+        cross = ["--cross=SHA256D64_1024_AVX512=SHA256D64_1024_AVX2"]
+        p = subprocess.run([sys.executable, self.CONVERT, "convert", f"--side={side}", "--label=" + side,
+                            "--compiler=c++", "--core-ghz=3.0", *cross, "--out=" + out, *files],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out) as f:
+            return json.load(f)
+
+    def setUp(self):
+        super().setUp()
+        self.runs = os.path.join(self.tmp.name, "runs")
+        os.mkdir(self.runs)
+
+    def test_rows_whose_kernel_did_not_run_are_not_compared(self):
+        base = {"SHA256D64_1024_AVX2": self.FALLBACK + ",avx2(8way)", "SHA256D64_1024_SHANI": self.FALLBACK + ",avx2(8way)",
+                "MerkleRoot": ""}
+        # HEAD's AVX-512 row fell back to AVX2 (no AVX-512 here): its own row and the cross row did not run.
+        head = dict(base, SHA256D64_1024_AVX512=self.FALLBACK + ",avx2(8way)")
+        for i in range(1, 9):
+            b = self.side(i, "base", base, 1.0)
+            h = self.side(i, "head", head, 1.3)  # HEAD "slower" everywhere: a verdict would be drawn if compared
+        status = {r["name"].split(" (")[0]: (r["status"], r.get("reason", "")) for r in h["results"]}
+        self.assertEqual(status["SHA256D64_1024_AVX512"][0], "not run")
+        self.assertIn("no avx512(16way) on this CPU", status["SHA256D64_1024_AVX512"][1])
+        self.assertEqual(status["SHA256D64_1024_AVX512 vs SHA256D64_1024_AVX2"][0], "not run")
+        self.assertEqual(status["SHA256D64_1024_SHANI"][0], "not run")
+        self.assertIn("'sse4(1way),sse41(4way),avx2(8way)'", status["SHA256D64_1024_SHANI"][1])
+        self.assertEqual(status["SHA256D64_1024_AVX2"][0], "ok")
+        self.assertEqual(status["MerkleRoot"][0], "ok")
+        self.assertEqual({r["name"].split(" (")[0]: r["status"] for r in b["results"]}["SHA256D64_1024_SHANI"], "not run")
+        p = subprocess.run([sys.executable, self.ANALYSE, self.runs], capture_output=True, text=True)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        table = [l for l in p.stdout.splitlines() if l.startswith("| ")]
+        for bench in ("SHA256D64_1024_SHANI", "SHA256D64_1024_AVX512"):
+            self.assertFalse([l for l in table if bench in l], f"{bench} was compared:\n{p.stdout}")
+        self.assertRegex(p.stdout, r"- SHA256D64_1024_SHANI \(ns/byte\) .*: not run on BASE: Core's SHA256AutoDetect "
+                                   r"gave 'sse4\(1way\),sse41\(4way\),avx2\(8way\)' for SHA256D64_1024_SHANI: no x86_shani")
+        self.assertRegex(p.stdout, r"- SHA256D64_1024_AVX512 vs SHA256D64_1024_AVX2 \(ns/byte\) .*: not run on HEAD")
+        self.assertIn("Summary: 0 faster, 2 slower, 0 no change, 3 not compared.", p.stdout)
+
+    def test_rows_whose_kernel_ran_are_compared(self):
+        impls = {"SHA256D64_1024_AVX2": "x86_shani(1way,2way),avx2(8way)", "SHA256D64_1024_SHANI": "x86_shani(1way,2way)"}
+        for i in range(1, 9):
+            self.side(i, "base", impls, 1.0)
+            self.side(i, "head", dict(impls, SHA256D64_1024_AVX512="x86_shani(1way,2way),avx2(8way),avx512(16way)"), 1.0)
+        p = subprocess.run([sys.executable, self.ANALYSE, self.runs], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("| SHA256D64_1024_SHANI (ns/byte) |", p.stdout)
+        self.assertIn("| SHA256D64_1024_AVX512 vs SHA256D64_1024_AVX2 (ns/byte) |", p.stdout)
+        # Only HEAD's own AVX-512 row is left out, for the reason it always is (BASE has none).
+        self.assertIn("3 no change, 1 not compared.", p.stdout)
+        self.assertIn("- SHA256D64_1024_AVX512 (ns/byte) (Core bench_bitcoin): absent from BASE", p.stdout)
+
+
 class InstallDepsTests(unittest.TestCase):
     """contrib/install-deps.sh's package sets: --all (what CI installs) holds every
     package of the other two, and --core what core-patch.sh and Core's build run."""
