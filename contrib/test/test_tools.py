@@ -557,6 +557,107 @@ class CoreAbNotRun(ToolCase):
         self.assertIn("- SHA256D64_1024_AVX512 (ns/byte) (Core bench_bitcoin): absent from BASE", p.stdout)
 
 
+class CorePatchRefusals(ToolCase):
+    """contrib/core-patch.sh never writes into the Core tree and stops on a failed copy.
+    A stand-in Core tree (the files core-patch.sh checks for, none the series applies
+    to): every refusal here comes before the series would fail to apply (exit 1)."""
+    SCRIPT = os.path.join(CONTRIB, "core-patch.sh")
+    FILES = {"CMakeLists.txt": "project(BitcoinCore VERSION 0)\n", "cmake/introspection.cmake": "",
+             "src/crypto/sha256.cpp": "", "src/crypto/sha256.h": "", "src/crypto/CMakeLists.txt": "",
+             "src/bench/crypto_hash.cpp": "", "src/test/crypto_tests.cpp": ""}
+
+    def setUp(self):
+        super().setUp()
+        self.root = os.path.realpath(self.tmp.name)
+        self.core = os.path.join(self.root, "core")
+        for name, text in self.FILES.items():
+            path = os.path.join(self.core, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+        self.sibling = os.path.join(self.root, "sibling")
+        os.mkdir(self.sibling)
+
+    def listing(self):
+        return sorted(os.path.relpath(os.path.join(d, n), self.core)
+                      for d, dirs, files in os.walk(self.core) for n in dirs + files)
+
+    def core_patch(self, *args, cwd=None, env=None):
+        e = dict(os.environ)
+        e.update(env or {})
+        p = subprocess.run(["sh", self.SCRIPT, *args], capture_output=True, text=True, cwd=cwd or self.sibling,
+                           env=e, timeout=600)
+        return p.returncode, p.stderr
+
+    def assert_refused_before_work(self, args, want, cwd=None, env=None):
+        before = self.listing()
+        rc, err = self.core_patch(*args, cwd=cwd, env=env)
+        lines = [l for l in err.splitlines() if l.strip() and not l.startswith("install-deps.sh:")]
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(len(lines), 1, err)
+        self.assertIn(want, lines[0])
+        self.assertNotIn("exporting the kernels", err)  # refused before any work
+        self.assertEqual(self.listing(), before, "the Core tree changed")
+
+    def test_out_or_cache_or_tmp_inside_the_tree_by_any_path(self):
+        link = os.path.join(self.root, "link-to-core")
+        os.symlink(self.core, link)
+        inside = "inside the Core tree"
+        cases = [
+            (["--core=../core", "--out=../core/TREE/series"], "--out=", None),     # ".." from a sibling
+            (["--core=" + link, "--out=" + os.path.join(self.core, "series")], "--out=", None),  # --core via a symlink
+            (["--core=" + self.core, "--out=" + os.path.join(link, "series")], "--out=", None),   # --out via a symlink
+            (["--core=" + self.core, "--out=" + os.path.join(self.root, "x", "..", "link-to-core", "new", "..", "s")],
+             "--out=", None),
+            (["--core=" + self.core, "--out=" + os.path.join(self.root, "out"), "--ab",
+              "--cache=" + os.path.join(link, ".abcache")], "--cache=", None),
+            (["--core=" + self.core, "--out=" + os.path.join(self.root, "out")], "temporary directory",
+             {"TMPDIR": os.path.join(self.core, "tmp")}),
+        ]
+        for args, what, env in cases:
+            with self.subTest(args=args, env=env):
+                self.assert_refused_before_work(args, inside, env=env)
+                self.assertFalse(os.path.exists(os.path.join(self.root, "out")))
+
+    def test_out_under_a_regular_file_is_refused_at_once_with_the_reason(self):
+        afile = os.path.join(self.root, "afile")
+        open(afile, "w").close()
+        self.assert_refused_before_work(["--core=" + self.core, "--out=" + os.path.join(afile, "sub", "series")],
+                                        f"{afile} is in the way and is not a directory")
+
+    def test_a_failed_copy_stops_the_run_naming_the_file(self):
+        # A tar whose create side fails after writing its archive, as on an unreadable
+        # or vanished file (as root nothing is unreadable, so the failure is injected).
+        fakebin = os.path.join(self.root, "bin")
+        os.mkdir(fakebin)
+        real = subprocess.run(["sh", "-c", "command -v tar"], capture_output=True, text=True).stdout.strip()
+        with open(os.path.join(fakebin, "tar"), "w") as f:
+            f.write(f"#!/bin/sh\ncase \" $* \" in *' -cf '*) '{real}' \"$@\"; "
+                    "echo 'tar: ./src/crypto/sha256.cpp: Cannot open: Permission denied' >&2; exit 2 ;; esac\n"
+                    f"exec '{real}' \"$@\"\n")
+        os.chmod(os.path.join(fakebin, "tar"), 0o755)
+        out = os.path.join(self.root, "out")
+        rc, err = self.core_patch("--core=" + self.core, "--out=" + out,
+                                  env={"PATH": fakebin + os.pathsep + os.environ["PATH"]})
+        self.assertEqual(rc, 2, err)
+        last = err.strip().splitlines()[-1]
+        self.assertIn("cannot copy", last)
+        self.assertIn("./src/crypto/sha256.cpp: Cannot open", last)
+        self.assertFalse(os.path.exists(out))
+
+    def test_a_build_directory_named_with_a_space_is_left_out_cleanly(self):
+        # It was word-split into two --exclude words: tar failed on the second
+        # (ignored) and copied the build. Now the copy succeeds and reaches the
+        # series, which does not apply to this stand-in tree (exit 1).
+        os.makedirs(os.path.join(self.core, "build dir"))
+        open(os.path.join(self.core, "build dir", "CMakeCache.txt"), "w").close()
+        rc, err = self.core_patch("--core=" + self.core, "--out=" + os.path.join(self.root, "out"))
+        self.assertEqual(rc, 1, err)
+        self.assertFalse([l for l in err.splitlines() if l.startswith("tar:")], err)
+        self.assertNotIn("cannot copy", err)
+        self.assertIn("does not apply", err)
+
+
 class InstallDepsTests(unittest.TestCase):
     """contrib/install-deps.sh's package sets: --all (what CI installs) holds every
     package of the other two, and --core what core-patch.sh and Core's build run."""
