@@ -100,7 +100,8 @@ done
 # The user's git configuration must not reach the scratch repositories: a
 # configuration that signs commits (with no key), writes a cover letter, other
 # prefixes and suffixes, a signature, three-way am and hooks that refuse
-# everything gives the same series, signed with that user's identity.
+# everything gives the same series, signed with that user's identity. The same
+# run gives --core (through a symlink), --out and TMPDIR names with a space.
 home=$work/hostile-home
 mkdir -p "$home/hooks"
 cat > "$home/.gitconfig" << 'EOF_CFG'
@@ -136,16 +137,18 @@ sed -i "s#HOOKS#$home/hooks#" "$home/.gitconfig"
 for h in pre-commit commit-msg applypatch-msg pre-applypatch post-applypatch; do
   printf '#!/bin/sh\necho "hook %s refuses" >&2\nexit 1\n' "$h" > "$home/hooks/$h"; chmod +x "$home/hooks/$h"
 done
-if HOME=$home XDG_CONFIG_HOME=$home/.config "$top/contrib/core-patch.sh" --core="$core" --out="$work/hostile" > "$logs/hostile.log" 2>&1; then
+mkdir -p "$work/tmp with space" && ln -s "$core" "$work/core link"
+if HOME=$home XDG_CONFIG_HOME=$home/.config TMPDIR="$work/tmp with space" "$top/contrib/core-patch.sh" \
+     --core="$work/core link" --out="$work/hostile out" > "$logs/hostile.log" 2>&1; then
   same=yes
   for p in "$work"/series/*.patch; do
-    q=$work/hostile/$(basename "$p")
+    q=$work/hostile\ out/$(basename "$p")
     [ -f "$q" ] && [ "$(diff_of "$q")" = "$(diff_of "$p")" ] || { same=no; echo "  differs: $(basename "$p")"; }
   done
-  [ "$(ls "$work"/hostile | wc -l)" -eq "$(ls "$work"/series | wc -l)" ] || same=no
-  if [ $same = yes ] && grep -q '^From: Hostile Config <hostile@example.invalid>' "$work"/hostile/*.patch; then
-    pass "core-patch.sh under a hostile git configuration: the same series, signed with the user's identity"
-  else fail "core-patch.sh under a hostile git configuration" "another series; see $work/hostile"; fi
+  [ "$(ls "$work/hostile out" | wc -l)" -eq "$(ls "$work"/series | wc -l)" ] || same=no
+  if [ $same = yes ] && grep -q '^From: Hostile Config <hostile@example.invalid>' "$work/hostile out"/*.patch; then
+    pass "core-patch.sh under a hostile git configuration, paths with spaces: the same series, signed with the user's identity"
+  else fail "core-patch.sh under a hostile git configuration" "another series; see $work/hostile out"; fi
 else fail "core-patch.sh under a hostile git configuration" "exit $?: $(grep . "$logs/hostile.log" | tail -1)"; fi
 
 # --from=NAME: the last patch alone, for a tree that has the others; the same diff as in the whole series.

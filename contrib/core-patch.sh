@@ -363,23 +363,22 @@ head=$(g rev-parse HEAD)
 g format-patch -q -o "$work/series" "$base..$head" || die "git format-patch failed"
 sgit clone -q "$tree" "$work/verify" 2> "$work/verify.err" && sgit -C "$work/verify" checkout -q "$base" 2>> "$work/verify.err" \
   || die "cannot clone the scratch repository to check the series ($(tail -1 "$work/verify.err"))"
+# The patch files as the positional parameters: names with spaces (a TMPDIR or
+# --out holding one) stay whole.
 set +f
-patches=$(ls "$work"/series/*.patch 2> /dev/null)
+set -- "$work"/series/*.patch
 set -f
-[ -n "$patches" ] || die "git format-patch wrote no patch"
-# shellcheck disable=SC2086
-if ! sgit -C "$work/verify" -c user.name=check -c user.email=check@localhost am -q $patches > "$work/am.err" 2>&1; then
+[ -f "$1" ] || die "git format-patch wrote no patch"
+if ! sgit -C "$work/verify" -c user.name=check -c user.email=check@localhost am -q "$@" > "$work/am.err" 2>&1; then
   die "internal error: git am of the generated series failed on the base: $(head -1 "$work/am.err")"
 fi
 [ "$(sgit -C "$work/verify" rev-parse 'HEAD^{tree}')" = "$(g rev-parse "$head^{tree}")" ] \
   || die "internal error: git am of the series gave another tree than the scratch copy's"
 mkdir -p "$out" || die "cannot create --out=$out"
-# shellcheck disable=SC2086
-cp $patches "$out/" || die "cannot write to --out=$out"
-n=$(echo $patches | wc -w)
-if [ "$n" -eq 1 ]; then n="1 patch"; else n="$n patches"; fi
+cp "$@" "$out/" || die "cannot write to --out=$out"
+if [ $# -eq 1 ]; then n="1 patch"; else n="$# patches"; fi
 say "series ($n, git am-able onto $core) in $out:"
-for f in $patches; do echo "  $(basename "$f")"; done
+for f in "$@"; do echo "  $(basename "$f")"; done
 
 [ "$ab" = yes ] || exit 0
 
@@ -459,11 +458,11 @@ while [ $i -le "$pairs" ]; do
   for b in $head_only; do one "$nn" head "$b"; done
   for side in base head; do
     if [ $side = base ]; then lbl=$base_label; list=$benches; else lbl=$head_label; list="$benches $head_only"; fi
-    files=
-    for b in $list; do files="$files $raw/pair-$nn-$side-$b.json"; done
+    set --
+    for b in $list; do set -- "$@" "$raw/pair-$nn-$side-$b.json"; done
     # shellcheck disable=SC2086
     python3 "$pd/core_bench_json.py" convert --side=$side --label="$lbl" --compiler="$compiler" --core-ghz="$ghz" \
-      --min-time="$min_time" $cross --out="$runs/pair-$nn-$side.json" $files || exit 2
+      --min-time="$min_time" $cross --out="$runs/pair-$nn-$side.json" "$@" || exit 2
   done
   say "... pair $i of $pairs done ($(( $(date +%s) - t0 )) s)"
   i=$((i + 1))
