@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """Tests for contrib/check-order.py, contrib/compare.py and contrib/bench-report.sh
 on hand-made bench_bitcoin -output-json files (schema sha256bench-results,
-version 1) and a stand-in bench_bitcoin.
+version 1) and a stand-in bench_bitcoin; for core-patch.sh's A/B rows that did
+not run their kernel (contrib/core-patch/core_bench_json.py on Core-shaped
+fixtures) and its refusals on a stand-in Core tree.
 Ends with "tools tests: N passed, M failed"."""
 import copy
 import json
