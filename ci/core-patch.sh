@@ -10,7 +10,10 @@
 #   with no warning in the build log; core_check (contrib/core-patch/check) linked
 #   against the patched libraries, natively and under qemu-x86_64 -cpu Nehalem and
 #   -cpu Haswell (AutoDetect's names, SHA256D64 vs the project's reference, NIST,
-#   Merkle roots of real blocks; a SIGILL fails).
+#   Merkle roots of real blocks; a SIGILL fails); a tree that already carries the
+#   series is told so; a hostile user git configuration gives the same series;
+#   and Core's own test and bench files the series touches (src/test/crypto_tests.cpp,
+#   src/bench/crypto_hash.cpp) compiled as single objects with BUILD_TESTS/BUILD_BENCH on.
 # Ends with "core-patch: N passed, M failed" (every PASS of core_check counts).
 #   ci/core-patch.sh [--work=DIR] [--tarball=FILE]   (default build-test/core-patch)
 set -u
@@ -61,6 +64,8 @@ if [ $rc -eq 1 ] && [[ $out == *"does not apply"*"src/crypto/sha256.cpp, hunk "*
   pass "core-patch.sh on a tree the series does not apply to: names the file and hunk, exit 1, nothing written or changed"
 else fail "core-patch.sh on an altered tree" "exit $rc: $(echo "$out" | grep -v '##' | head -3)"; fi
 
+diff_of() { sed -n '/^diff --git /,$p' "$1"; }
+
 # A fresh unpack: git apply --check, then git am, each patch in turn.
 mkdir -p "$work/patched" && tar -xzf "$tarball" -C "$work/patched"
 pc=$(ls -d "$work"/patched/*/ | head -1); pc=${pc%/}
@@ -73,11 +78,80 @@ for p in "$work"/series/*.patch; do
 done
 [ $ok = yes ] && pass "git apply --check and git am of every patch on a fresh unpack" || finish
 
-# --from=NAME: the last patch alone, for a tree that has the others; the same diff as in the whole series.
+# A tree that already carries the series, or its first patches: "already
+# carries" them and where to start instead, exit 1, nothing written (not "does
+# not apply ... hunk 1": an earlier patch alone need not reverse once later
+# ones changed its context).
 names=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/contrib/core-patch/series" | awk '{ print $1 }')
+first=$(echo "$names" | head -1)
+second=$(echo "$names" | sed -n 2p)
 last=$(echo "$names" | tail -1)
+before_last=$(echo "$names" | tail -2 | head -1)
 mkdir -p "$work/upto" && gp archive HEAD~1 | tar -x -C "$work/upto"
-diff_of() { sed -n '/^diff --git /,$p' "$1"; }
+for c in "$pc|through $last.patch (they apply in reverse, last first): the series ends there: nothing is left to apply" \
+         "$work/upto|through $before_last.patch (they apply in reverse, last first): start after it with --from=$last"; do
+  out=$("$top/contrib/core-patch.sh" --core="${c%%|*}" --out="$work/refused7" 2>&1); rc=$?
+  if [ $rc -eq 1 ] && [ "$(echo "$out" | grep -v '^core-patch.sh: exporting the kernels' | grep -c .)" -eq 1 ] && [ ! -e "$work/refused7" ] &&
+     [[ $out == *"already carries contrib/core-patch/$first.patch ${c#*|}; nothing was written"* ]]; then
+    pass "core-patch.sh on a tree that already carries patches $first ${c#*|} (exit 1, nothing written)"
+  else fail "core-patch.sh on a tree carrying patches" "exit $rc: $(echo "$out" | tail -2 | tr '\n' ' ')"; fi
+done
+
+# The user's git configuration must not reach the scratch repositories: a
+# configuration that signs commits (with no key), writes a cover letter, other
+# prefixes and suffixes, a signature, three-way am and hooks that refuse
+# everything gives the same series, signed with that user's identity. The same
+# run gives --core (through a symlink), --out and TMPDIR names with a space.
+home=$work/hostile-home
+mkdir -p "$home/hooks"
+cat > "$home/.gitconfig" << 'EOF_CFG'
+[user]
+	name = Hostile Config
+	email = hostile@example.invalid
+	signingkey = 0xDEADBEEF
+[commit]
+	gpgsign = true
+[format]
+	coverLetter = auto
+	suffix = .diff
+	numbered = false
+	signature = not a patch line
+	signOff = true
+	subjectPrefix = RFC
+[diff]
+	noprefix = true
+	mnemonicPrefix = true
+	renames = false
+[am]
+	threeWay = true
+	keepcr = true
+[apply]
+	whitespace = error
+[core]
+	hooksPath = HOOKS
+	autocrlf = true
+[init]
+	defaultBranch = trunk
+EOF_CFG
+sed -i "s#HOOKS#$home/hooks#" "$home/.gitconfig"
+for h in pre-commit commit-msg applypatch-msg pre-applypatch post-applypatch; do
+  printf '#!/bin/sh\necho "hook %s refuses" >&2\nexit 1\n' "$h" > "$home/hooks/$h"; chmod +x "$home/hooks/$h"
+done
+mkdir -p "$work/tmp with space" && ln -s "$core" "$work/core link"
+if HOME=$home XDG_CONFIG_HOME=$home/.config TMPDIR="$work/tmp with space" "$top/contrib/core-patch.sh" \
+     --core="$work/core link" --out="$work/hostile out" > "$logs/hostile.log" 2>&1; then
+  same=yes
+  for p in "$work"/series/*.patch; do
+    q=$work/hostile\ out/$(basename "$p")
+    [ -f "$q" ] && [ "$(diff_of "$q")" = "$(diff_of "$p")" ] || { same=no; echo "  differs: $(basename "$p")"; }
+  done
+  [ "$(ls "$work/hostile out" | wc -l)" -eq "$(ls "$work"/series | wc -l)" ] || same=no
+  if [ $same = yes ] && grep -q '^From: Hostile Config <hostile@example.invalid>' "$work/hostile out"/*.patch; then
+    pass "core-patch.sh under a hostile git configuration, paths with spaces: the same series, signed with the user's identity"
+  else fail "core-patch.sh under a hostile git configuration" "another series; see $work/hostile out"; fi
+else fail "core-patch.sh under a hostile git configuration" "exit $?: $(grep . "$logs/hostile.log" | tail -1)"; fi
+
+# --from=NAME: the last patch alone, for a tree that has the others; the same diff as in the whole series.
 if "$top/contrib/core-patch.sh" --core="$work/upto" --out="$work/from" --from="$last" > "$logs/from.log" 2>&1 &&
    [ "$(ls "$work"/from/*.patch | wc -l)" -eq 1 ] &&
    [ "$(diff_of "$work"/from/*.patch)" = "$(diff_of "$(ls "$work"/series/*.patch | tail -1)")" ]; then
@@ -89,8 +163,6 @@ if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"--from=no
 else fail "core-patch.sh --from=no-such-patch" "exit $rc: $out"; fi
 
 # --to=NAME: the series up to a patch; with --from=NAME, one patch in the middle alone.
-first=$(echo "$names" | head -1)
-second=$(echo "$names" | sed -n 2p)
 if "$top/contrib/core-patch.sh" --core="$core" --out="$work/to" --to="$first" > "$logs/to.log" 2>&1 &&
    [ "$(ls "$work"/to/*.patch | wc -l)" -eq 1 ] &&
    [ "$(diff_of "$work"/to/*.patch)" = "$(diff_of "$(ls "$work"/series/*.patch | head -1)")" ]; then
@@ -189,4 +261,23 @@ else
     run_check "qemu -cpu $m" "$logs/core_check-$m.log" "$qemu" -cpu "$m" "$cc/core_check" --built="$built" --nist-dir="$nist" --no-xinuse
   done
 fi
+# The series also changes Core's own tests (src/test/crypto_tests.cpp) and
+# bench (src/bench/crypto_hash.cpp): the same build directory, reconfigured with
+# both on, compiles just those two objects (Core's flags, -Werror), not the
+# whole of test_bitcoin and bench_bitcoin.
+t0=$(date +%s)
+touched=$(cat "$top"/contrib/core-patch/*.patch | sed -n 's#^diff --git a/\(src/\(test\|bench\)/[^ ]*\.cpp\) .*#\1#p' | sort -u)
+if cmake -S "$pc" -B "$b" -DBUILD_TESTS=ON -DBUILD_BENCH=ON > "$logs/configure-tests.log" 2>&1; then
+  objs_ok=yes
+  : > "$logs/test-objects.log"
+  for f in $touched; do
+    d=${f%/*}; o=${f##*/}.o
+    make -C "$b/$d" "$o" >> "$logs/test-objects.log" 2>&1 || { objs_ok=no; fail "compile Core's $f with the series" "see $logs/test-objects.log"; }
+  done
+  nw=$(grep -c 'warning:' "$logs/test-objects.log")
+  if [ -z "$touched" ]; then fail "Core's test and bench files the series touches" "none found in contrib/core-patch/*.patch"
+  elif [ $objs_ok = yes ] && [ "$nw" -eq 0 ]; then
+    pass "Core's $(echo $touched | sed 's/ / and /g') compile with the series, no warning ($(secs $t0) s)"
+  elif [ $objs_ok = yes ]; then fail "warnings compiling Core's test and bench files" "$nw in $logs/test-objects.log"; fi
+else fail "Core's CMake with BUILD_TESTS and BUILD_BENCH" "see $logs/configure-tests.log"; fi
 finish

@@ -11,8 +11,11 @@
 #
 # Each revision is exported (git archive; never the checkout itself) and built
 # out of tree once, into a cache keyed by its commit id (WORKTREE: by the id of
-# a tree object holding its exact contents) and the configure arguments. A
-# second comparison reuses the build. Nothing needs the network.
+# a tree object holding its exact contents), the configure arguments, the
+# environment configure reads (CC, CXX, CPPFLAGS, CXXFLAGS, LDFLAGS) and the
+# --version of the C and C++ compilers they name: a build made with another
+# compiler or flags is never reused. A second comparison reuses the build.
+# Nothing needs the network.
 #
 # Then the two bench_bitcoin binaries run alternately in K pairs, in ABBA order
 # (BASE HEAD, HEAD BASE, BASE HEAD, ...), with the same options, each run
@@ -42,7 +45,10 @@
 #   --jobs=N           make -jN (default: the number of CPUs)
 # An option given with an empty value is an error (--configure= alone: no
 # arguments). Options, both revisions, the cache and DIR are all checked before
-# anything is built.
+# anything is built, and so is a -filter that is not a valid regular
+# expression (with the C++ compiler's std::regex, as bench_bitcoin reads it); a
+# -filter that matches no benchmark of a build is refused right after the
+# builds, before any run or run directory.
 # bench_bitcoin options: anything bench_bitcoin takes except the ones this script
 # controls (-output-json, -output-csv, -sanity-check, -list, -list-impls, -help).
 # Without -min-time/-rounds, each run uses -min-time=100 -rounds=3 (the pairs
@@ -116,7 +122,54 @@ case $cache in /*) abs_cache=$cache ;; *) abs_cache=$PWD/$cache ;; esac
 if what=$(unsafe_path_char "$abs_cache"); then
   die "cannot build in the cache directory $abs_cache: its path has $what, which autotools refuse (name another with --cache=DIR)"
 fi
-cfg_key=$(printf '%s' "$configure_args" | sha256sum | cut -c1-8)
+# The build key: the configure arguments, the environment configure reads, and
+# the compilers' versions (CC/CXX given in --configure win over the environment's).
+# Without any of these, a build made by g++ would be reused for CXX=clang++.
+key_cc=${CC:-gcc} key_cxx=${CXX:-g++}
+for w in $configure_args; do
+  case "$w" in CC=*) key_cc=${w#CC=} ;; CXX=*) key_cxx=${w#CXX=} ;; esac
+done
+# shellcheck disable=SC2086
+key_text=$(printf 'configure: %s\nCC=%s\nCXX=%s\nCPPFLAGS=%s\nCXXFLAGS=%s\nLDFLAGS=%s\ncc: %s\nc++: %s\n' \
+  "$configure_args" "${CC-}" "${CXX-}" "${CPPFLAGS-}" "${CXXFLAGS-}" "${LDFLAGS-}" \
+  "$($key_cc --version 2> /dev/null | head -1)" "$($key_cxx --version 2> /dev/null | head -1)")
+cfg_key=$(printf '%s' "$key_text" | sha256sum | cut -c1-8)
+
+# A -filter that is not a valid regular expression fails now, not after two
+# builds: std::regex (ECMAScript, as bench_bitcoin constructs it) built with the
+# C++ compiler the builds use.
+filter=
+for w in $opts; do case "$w" in -filter=*) filter=${w#-filter=} ;; esac; done
+if [ -n "$filter" ]; then
+  rx=$(mktemp -d "${TMPDIR:-/tmp}/bench-compare-filter.XXXXXX") || die "mktemp failed"
+  printf '%s' "$filter" > "$rx/filter"
+  cat > "$rx/check.cpp" << 'EOF_CPP'
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <regex>
+#include <string>
+int main(int, char** argv)
+{
+    std::ifstream f(argv[1], std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+    try {
+        std::regex re(text);
+    } catch (const std::regex_error& e) {
+        std::cout << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+EOF_CPP
+  # shellcheck disable=SC2086
+  if ! $key_cxx -std=c++17 -O0 -o "$rx/check" "$rx/check.cpp" > "$rx/cc.log" 2>&1; then
+    rm -rf "$rx"; die "cannot compile the -filter check with '$key_cxx' (the C++ compiler the builds use)"
+  fi
+  why=$("$rx/check" "$rx/filter"); rc=$?
+  rm -rf "$rx"
+  [ $rc -eq 0 ] || die "-filter=$filter is not a valid regular expression (${why:-std::regex refused it}); nothing was built"
+fi
 
 # step <what> <log> <command...>: output appended to the log, a line every 30 s.
 . "$script_dir/../build-aux/progress.sh"
@@ -172,6 +225,7 @@ build() {
   step "$1 make" "$log" make -C "$dir/build/src" -j"$jobs" bench/bench_bitcoin \
     || die "$1 $label failed to build; log: $log"
   [ -x "$bin" ] || die "$1 $label: build finished but $bin is missing; log: $log"
+  printf '%s\n' "$key_text" > "$dir/build-key.txt"
   : > "$dir/built"
   say "$1 $label: built"
 }
@@ -209,11 +263,9 @@ base_bin=$bin base_label=$label
 build HEAD
 head_bin=$bin head_label=$label
 
-if [ -z "$out" ]; then
-  out=$(mktemp -d "$cache/runs/$(date -u +%Y%m%dT%H%M%SZ)-XXXX") || die "cannot create a run directory in $cache/runs"
-fi
-
-# Both binaries must accept the options before any time is spent measuring.
+# Both binaries must accept the options before any time is spent measuring or
+# any run directory is made: -list checks them, -filter included (an invalid
+# regex, or one matching none of that build's benchmarks).
 for side in BASE HEAD; do
   if [ $side = BASE ]; then b=$base_bin; l=$base_label; else b=$head_bin; l=$head_label; fi
   # shellcheck disable=SC2086
@@ -221,6 +273,10 @@ for side in BASE HEAD; do
     die "$side $l: bench_bitcoin refuses the options '$opts': $(printf '%s\n' "$err" | grep . | tail -1)"
   fi
 done
+
+if [ -z "$out" ]; then
+  out=$(mktemp -d "$cache/runs/$(date -u +%Y%m%dT%H%M%SZ)-XXXX") || die "cannot create a run directory in $cache/runs"
+fi
 
 # run <n> <base|head>: one measured run writing pair-NN-<side>.json.
 run() {
@@ -240,8 +296,16 @@ say "runs in $out; bench_bitcoin $opts"
 t0=$(date +%s)
 pair 1
 t1=$(date +%s)
-err=$(python3 "$script_dir/bench_compare.py" --validate "$out/pair-01-base.json" "$out/pair-01-head.json" 2>&1) \
-  || die "the first pair's JSON is not usable here (${err#bench-compare: }); this tool needs revisions whose bench_bitcoin writes schema sha256bench-results version 1"
+if ! err=$(python3 "$script_dir/bench_compare.py" --validate "$out/pair-01-base.json" "$out/pair-01-head.json" 2>&1); then
+  err=${err#bench-compare: }
+  # The schema hint only where the schema is what is wrong (an emulated CPU or a
+  # sanity run has its own reason, which the message already gives).
+  case "$err" in
+    *"not a sha256bench-results version 1 file"*)
+      die "the first pair's JSON is not usable here ($err); this tool needs revisions whose bench_bitcoin writes schema sha256bench-results version 1" ;;
+    *) die "the first pair's JSON is not usable here ($err)" ;;
+  esac
+fi
 need=$err
 if [ -n "$pairs" ]; then
   [ "$pairs" -ge "$need" ] || die "--pairs=$pairs: the rows measured on both sides need at least $need pairs for 95% family-wise intervals (more pairs, or fewer rows with -filter)"

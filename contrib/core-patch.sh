@@ -22,6 +22,12 @@
 # (the engine of contrib/bench-compare.sh: Hodges-Lehmann change, Wilcoxon
 # interval family-wise over the rows, verdicts) with the medians in core
 # cycles below it. The table and the raw runs go to OUT/ab.md and OUT/ab-runs/.
+# A row whose implementation string (what Core's SHA256AutoDetect(mask) returned,
+# which Core's bench puts in the benchmark's name) lacks what the row's name
+# claims (SHA256D64_1024_SHANI without "x86_shani(", _AVX512 without
+# "avx512(16way)", _AVX2 without "avx2(8way)": a CPU without the feature, where
+# Core falls back silently) is not compared: the table lists it as not run, with
+# that string (contrib/core-patch/core_bench_json.py).
 #
 # Options:
 #   --kernels=DIR    the export step's output (DIR/src/crypto/...); default:
@@ -42,9 +48,17 @@
 #   --threshold=PCT  smallest change called faster/slower (default 1)
 # Bad input fails before any long work, with one line and no traceback: an
 # option with an empty value, or one that only --ab uses without --ab; not a
-# Core tree; a series that does not apply (the file and hunk; nothing is
-# written to --out); cmake, Boost or libevent missing (the Debian package);
-# a Core build failure (the log's path).
+# Core tree; --out, --cache (with --ab) or the temporary directory ($TMPDIR)
+# inside the Core tree, compared by physical path (symlinks and ".." resolved,
+# --core given through a symlink included), or --out under a file; a series
+# that does not apply (the file and hunk; nothing is written to --out), or a
+# tree that already carries it (which patches, and the --from= to start at);
+# cmake, Boost or libevent missing (the Debian package); a Core build failure
+# (the log's path). A scratch copy that tar cannot make whole (an unreadable or
+# vanished file) stops the run naming the file. The scratch repositories never
+# read the user's or the system's git configuration (only user.name and
+# user.email are taken from it), so commit.gpgsign, format.*, diff.noprefix,
+# hooks and the like change nothing.
 # Exit: 0 series written (and table printed); 1 the series does not apply;
 # 2 usage, missing tool, build or run error.
 set -u
@@ -94,10 +108,60 @@ done
 grep -q '^project(BitcoinCore' "$core/CMakeLists.txt" \
   || die "--core=$core is not a Bitcoin Core source tree (its CMakeLists.txt has no project(BitcoinCore))"
 case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-case "$out/" in "$core"/*) die "--out=$out is inside the Core tree, which this script never modifies" ;; esac
+# Every directory this script writes (--out, --cache with --ab, the temporary
+# directory) is compared with the Core tree by physical path, before any work:
+# a symlink, a "..", or --core given through a symlink must not lead a write
+# into the tree. physical <path> sets phys to where <path> is or would be
+# created (mkdir -p), walking it a component at a time as the kernel does: an
+# existing directory is replaced by its physical path (symlinks resolved), a
+# name that does not exist yet is kept (mkdir makes it a plain directory), ".."
+# goes to the parent of what was reached. It fails, with blocked set to the
+# path in the way, at an existing non-directory (a file, a dangling symlink).
+# writable_base is then the deepest existing directory of phys.
+physical() {
+  ph_path=$1
+  case "$ph_path" in /*) ;; *) ph_path=$PWD/$ph_path ;; esac
+  ph_cur=
+  ph_ifs=$IFS
+  IFS=/
+  for ph_c in $ph_path; do
+    case "$ph_c" in
+      ''|.) ;;
+      ..) ph_cur=${ph_cur%/*} ;;
+      *)
+        if [ -d "$ph_cur/$ph_c" ]; then
+          ph_cur=$(cd "$ph_cur/$ph_c" && pwd -P) || { IFS=$ph_ifs; blocked=$ph_cur/$ph_c; return 1; }
+          [ "$ph_cur" != / ] || ph_cur=
+        elif [ -e "$ph_cur/$ph_c" ] || [ -L "$ph_cur/$ph_c" ]; then
+          IFS=$ph_ifs; blocked=$ph_cur/$ph_c; return 1
+        else
+          ph_cur=$ph_cur/$ph_c
+        fi ;;
+    esac
+  done
+  IFS=$ph_ifs
+  phys=${ph_cur:-/}
+  writable_base=$phys
+  while [ ! -d "$writable_base" ]; do writable_base=${writable_base%/*}; writable_base=${writable_base:-/}; done
+}
+# inside_core <physical path>: whether it is the Core tree or under it.
+inside_core() { case "$1/" in "$core_phys"/*) return 0 ;; esac; return 1; }
+core_phys=$(cd "$core" && pwd -P) || die "--core=$core: cannot read it"
+physical "$out" || die "--out=$out: $blocked is in the way and is not a directory"
+inside_core "$phys" && die "--out=$out is inside the Core tree ($core_phys), which this script never modifies"
 if [ -e "$out" ]; then
   [ -d "$out" ] || die "--out=$out exists and is not a directory"
   [ -z "$(ls -A "$out")" ] || die "--out=$out is not empty (an older series would mix with this one)"
+elif [ ! -w "$writable_base" ]; then
+  die "--out=$out: cannot create it ($writable_base is not writable)"
+fi
+tmp_parent=${TMPDIR:-/tmp}
+physical "$tmp_parent" || die "TMPDIR=$tmp_parent: $blocked is in the way and is not a directory"
+inside_core "$phys" && die "the temporary directory ($tmp_parent) is inside the Core tree ($core_phys), which this script never modifies: set TMPDIR elsewhere"
+if [ "$ab" = yes ]; then
+  [ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}/core
+  physical "$cache" || die "--cache=$cache: $blocked is in the way and is not a directory"
+  inside_core "$phys" && die "--cache=$cache is inside the Core tree ($core_phys), which this script never modifies"
 fi
 if [ -n "$pairs" ]; then
   is_uint "$pairs" && [ "$pairs" -le 1000 ] || die "--pairs=$pairs: expected a whole number up to 1000"
@@ -171,24 +235,53 @@ done
 # ---- scratch copy of the Core tree, as a git repository ----
 tree=$work/tree
 mkdir -p "$tree" || die "cannot create $tree"
-if [ "$(git -C "$core" rev-parse --show-toplevel 2> /dev/null)" = "$core" ]; then
-  # A checkout: its files as they are (tracked, and untracked ones git does not ignore).
-  (cd "$core" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf -) | tar -C "$tree" -xf - \
-    || die "cannot copy $core (git ls-files | tar)"
+# copy_tree <tar create options...>: tar's create side runs in $core; both
+# sides' statuses are checked (a pipeline's status is only the extracting
+# tar's), and a failure stops the run naming tar's first complaint (the file).
+copy_tree() {
+  { (cd "$core" && tar "$@" -cf - 2> "$work/tar-c.err"; echo $? > "$work/tar-c.rc") \
+      | tar -C "$tree" -xf - 2> "$work/tar-x.err"; } || {
+    die "cannot copy $core into the scratch tree: $(grep . "$work/tar-x.err" | head -1)"; }
+  [ "$(cat "$work/tar-c.rc")" = 0 ] \
+    || die "cannot copy $core: $(grep . "$work/tar-c.err" | head -1 || echo "tar exited $(cat "$work/tar-c.rc")") (nothing was written to --out)"
+}
+if [ "$(cd "$core" && git rev-parse --show-toplevel 2> /dev/null)" = "$core_phys" ]; then
+  # A checkout: its files as they are (tracked, and untracked ones git does not
+  # ignore; tracked files deleted from the work tree stay out), NUL-separated,
+  # so any name (spaces, newlines, a leading dash) is one name.
+  (cd "$core" && git ls-files -z --cached --others --exclude-standard > "$work/files" \
+     && git ls-files -z --deleted > "$work/deleted") 2> "$work/ls-files.err" \
+    || die "cannot list the files of $core (git ls-files: $(grep . "$work/ls-files.err" | head -1))"
+  python3 -c '
+import sys
+files, gone = (open(p, "rb").read().split(b"\0") for p in sys.argv[1:3])
+gone = set(gone)
+with open(sys.argv[3], "wb") as f:
+    f.write(b"".join(n + b"\0" for n in dict.fromkeys(files) if n and n not in gone))
+' "$work/files" "$work/deleted" "$work/copy-list" || die "cannot list the files of $core"
+  copy_tree --null -T "$work/copy-list"
 else
-  # An unpacked tarball: everything but build directories (those holding a CMakeCache.txt).
-  excl=$(set +f; cd "$core" && for d in */; do [ -f "$d/CMakeCache.txt" ] && printf -- '--exclude=./%s ' "${d%/}"; done)
-  # shellcheck disable=SC2086
-  (cd "$core" && tar $excl --exclude=./.git -cf - .) | tar -C "$tree" -xf - || die "cannot copy $core (tar)"
+  # An unpacked tarball: everything but build directories (those holding a
+  # CMakeCache.txt), named one a line in a file, matched as plain names.
+  (set +f; cd "$core" && for d in */; do [ -f "$d/CMakeCache.txt" ] && printf './%s\n' "${d%/}"; done; true) > "$work/excludes" \
+    || die "cannot list the build directories of $core"
+  copy_tree --no-wildcards -X "$work/excludes" --exclude=./.git .
 fi
-g() { git -C "$tree" -c core.autocrlf=false -c user.name="$who_name" -c user.email="$who_email" "$@"; }
+# The scratch repositories never read the user's or the system's git
+# configuration (commit.gpgsign, format.*, diff.noprefix, am.threeWay,
+# core.hooksPath, init.defaultBranch ... would change or break the series):
+# only the identity is taken from it, read here first.
 who_name=$(git -C "$top" config user.name 2> /dev/null || true)
 who_email=$(git -C "$top" config user.email 2> /dev/null || true)
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_CONFIG \
+  GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT GIT_TEMPLATE_DIR GIT_NAMESPACE 2> /dev/null || true
+sgit() { GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git -c core.autocrlf=false "$@"; }
+g() { sgit -C "$tree" -c user.name="$who_name" -c user.email="$who_email" "$@"; }
 if [ -z "$who_name" ] || [ -z "$who_email" ]; then
   who_name=${who_name:-sha256bench}; who_email=${who_email:-sha256bench@localhost}
   say "no git user.name/user.email configured: the patches are signed '$who_name <$who_email>' (set yours before sending them)"
 fi
-g init -q && g add -A && GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+g init -q -b base && g add -A && GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
   g commit -q --no-verify -m "base: $core" || die "cannot make a git repository of the scratch copy ($tree)"
 base=$(g rev-parse HEAD)
 
@@ -200,9 +293,35 @@ hunk_of() {
     in_f && /^@@ / { n++; split($2, o, ","); if (substr(o[1], 2) + 0 == l + 0) { print "hunk " n " (" $1 " " $2 " " $3 " " $4 ")"; exit } }
   ' "$1"
 }
+# carried_through <name>: when the tree already carries patch <name>, the last
+# patch M of the series such that reversing M, then each patch before it, down
+# to <name>, all apply (a later patch changes the context of an earlier one, so
+# an earlier patch alone may not reverse); prints M, or fails. The scratch tree
+# is put back after each try.
+carried_through() {
+  ct_after=$(printf '%s\n' $names | awk -v k="$1" '$1 == k { f = 1 } f')
+  for ct_m in $(printf '%s\n' "$ct_after" | awk '{ a[NR] = $0 } END { for (i = NR; i >= 1; i--) print a[i] }'); do
+    ct_ok=yes
+    for ct_q in $(printf '%s\n' "$ct_after" | awk -v m="$ct_m" '{ a[NR] = $0 } $0 == m { n = NR } END { for (i = n; i >= 1; i--) print a[i] }'); do
+      g apply --reverse "$pd/$ct_q.patch" 2> /dev/null || { ct_ok=no; break; }
+    done
+    g reset -q --hard && g clean -fdq || die "cannot reset the scratch copy ($tree)"
+    [ $ct_ok = no ] || { echo "$ct_m"; return 0; }
+  done
+  return 1
+}
 subject_prefix=
 printf '%s\n' "$series" | while read -r name ks; do
   p=$pd/$name.patch
+  if ! g apply --check "$p" 2> "$work/apply.err" && through=$(carried_through "$name"); then
+    # The tree already carries this patch (and maybe those after it).
+    if [ "$through" = "$name" ]; then what="contrib/core-patch/$name.patch (it applies in reverse)"
+    else what="contrib/core-patch/$name.patch through $through.patch (they apply in reverse, last first)"; fi
+    next=$(printf '%s\n' $names | awk -v n="$through" 'f { print; exit } $1 == n { f = 1 }')
+    if [ -n "$next" ]; then hint="start after it with --from=$next"; else hint="the series ends there: nothing is left to apply"; fi
+    echo "$me: $core already carries $what: $hint; nothing was written to --out" >&2
+    exit 1
+  fi
   if ! g apply --check "$p" 2> "$work/apply.err"; then
     where=$(sed -n 's/^error: patch failed: \(.*\):\([0-9]*\)$/\1 \2/p' "$work/apply.err" | head -1)
     if [ -n "$where" ]; then
@@ -242,30 +361,28 @@ head=$(g rev-parse HEAD)
 
 # ---- format-patch, proven to apply with git am to a copy of the base ----
 g format-patch -q -o "$work/series" "$base..$head" || die "git format-patch failed"
-git clone -q "$tree" "$work/verify" 2> "$work/verify.err" && git -C "$work/verify" checkout -q "$base" 2>> "$work/verify.err" \
+sgit clone -q "$tree" "$work/verify" 2> "$work/verify.err" && sgit -C "$work/verify" checkout -q "$base" 2>> "$work/verify.err" \
   || die "cannot clone the scratch repository to check the series ($(tail -1 "$work/verify.err"))"
+# The patch files as the positional parameters: names with spaces (a TMPDIR or
+# --out holding one) stay whole.
 set +f
-patches=$(ls "$work"/series/*.patch 2> /dev/null)
+set -- "$work"/series/*.patch
 set -f
-[ -n "$patches" ] || die "git format-patch wrote no patch"
-# shellcheck disable=SC2086
-if ! git -C "$work/verify" -c user.name=check -c user.email=check@localhost am -q $patches > "$work/am.err" 2>&1; then
+[ -f "$1" ] || die "git format-patch wrote no patch"
+if ! sgit -C "$work/verify" -c user.name=check -c user.email=check@localhost am -q "$@" > "$work/am.err" 2>&1; then
   die "internal error: git am of the generated series failed on the base: $(head -1 "$work/am.err")"
 fi
-[ "$(git -C "$work/verify" rev-parse 'HEAD^{tree}')" = "$(g rev-parse "$head^{tree}")" ] \
+[ "$(sgit -C "$work/verify" rev-parse 'HEAD^{tree}')" = "$(g rev-parse "$head^{tree}")" ] \
   || die "internal error: git am of the series gave another tree than the scratch copy's"
 mkdir -p "$out" || die "cannot create --out=$out"
-# shellcheck disable=SC2086
-cp $patches "$out/" || die "cannot write to --out=$out"
-n=$(echo $patches | wc -w)
-if [ "$n" -eq 1 ]; then n="1 patch"; else n="$n patches"; fi
+cp "$@" "$out/" || die "cannot write to --out=$out"
+if [ $# -eq 1 ]; then n="1 patch"; else n="$# patches"; fi
 say "series ($n, git am-able onto $core) in $out:"
-for f in $patches; do echo "  $(basename "$f")"; done
+for f in "$@"; do echo "  $(basename "$f")"; done
 
 [ "$ab" = yes ] || exit 0
 
 # ---- --ab: Core unpatched (or with the patches before --from) and patched, each benchmark in its own process, ABBA ----
-[ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}/core
 mkdir -p "$cache" || die "cannot create the cache directory $cache"
 cache=$(cd "$cache" && pwd)
 . "$top/build-aux/progress.sh"
@@ -341,11 +458,11 @@ while [ $i -le "$pairs" ]; do
   for b in $head_only; do one "$nn" head "$b"; done
   for side in base head; do
     if [ $side = base ]; then lbl=$base_label; list=$benches; else lbl=$head_label; list="$benches $head_only"; fi
-    files=
-    for b in $list; do files="$files $raw/pair-$nn-$side-$b.json"; done
+    set --
+    for b in $list; do set -- "$@" "$raw/pair-$nn-$side-$b.json"; done
     # shellcheck disable=SC2086
     python3 "$pd/core_bench_json.py" convert --side=$side --label="$lbl" --compiler="$compiler" --core-ghz="$ghz" \
-      --min-time="$min_time" $cross --out="$runs/pair-$nn-$side.json" $files || exit 2
+      --min-time="$min_time" $cross --out="$runs/pair-$nn-$side.json" "$@" || exit 2
   done
   say "... pair $i of $pairs done ($(( $(date +%s) - t0 )) s)"
   i=$((i + 1))

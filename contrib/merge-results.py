@@ -10,7 +10,12 @@ its speed% (vs the portable transform on that machine) and cycles/byte (and,
 in tables counted in inputs, transactions or hashes, cycles per one); then
 each machine's ranking (fastest first, by speed%), and every pair of
 implementations the machines put in a different order, with the gaps (a gap
-under 2 points of speed% on a machine is flagged as possibly noise).
+under 2 points of speed% on a machine is flagged as possibly noise), and how
+many pairs were ranked on two machines or more: with none, it says no order was
+compared (never that the machines agree). A row is keyed by its benchmark name
+("MerkleRoot_9001/autodetect"), not by its label, which carries each machine's
+pick ("autodetect (avx512_16way)"): the AutoDetect and baseline rows compare
+across machines, labelled with each machine's pick.
 
 Files marked "converted_from" (older results kept only as markdown, turned
 into JSON by contrib/results-from-markdown.py) are labelled as such: their
@@ -46,7 +51,7 @@ def load_machine(path):
         raise ResultsError(f"{path}: 'results' is empty: the file would add nothing")
     seen = {}
     for i, row in enumerate(data["results"]):
-        j = seen.setdefault((row["table"], row["impl"]), i)
+        j = seen.setdefault((row["table"], row_key(row)), i)
         if j != i:
             raise ResultsError(f"{path}: results[{i}] repeats {row['impl']!r} of table {row['table']!r} "
                                f"(results[{j}]): which one counts?")
@@ -59,6 +64,33 @@ def load_machine(path):
     if not any(r["status"] == "ok" for r in data["results"]):
         raise ResultsError(f"{path}: no row was measured (every row is 'not run' or 'failed'): the file would add nothing")
     return data
+
+
+def row_key(row):
+    """What a row is across machines: the part of its benchmark name after the
+    table's ("autodetect" of "MerkleRoot_9001/autodetect"), not its label, which
+    carries the machine's own pick ("autodetect (avx512_16way)") and would split
+    the row per machine. Converted files name rows by label alone."""
+    name = row.get("name")
+    if isinstance(name, str) and "/" in name:
+        return name.split("/", 1)[1]
+    return row["impl"]
+
+
+def row_label(key, labels, short=False):
+    """A row's name: its label where every machine gives the same one; else, in
+    the table, the key with the machines of each pick ("autodetect (avx512_16way:
+    M1, M3; shani_4way: M2)"), and in rankings and notes (short) the key alone."""
+    distinct = list(dict.fromkeys(labels.values()))
+    if len(distinct) == 1:
+        return distinct[0]
+    if short:
+        return key
+    by_pick = {}
+    for lb, impl in labels.items():
+        inner = impl[len(key) + 2:-1] if impl.startswith(key + " (") and impl.endswith(")") else impl
+        by_pick.setdefault(inner, []).append(lb)
+    return f"{key} (" + "; ".join(f"{pick}: {', '.join(lbs)}" for pick, lbs in by_pick.items()) + ")"
 
 
 def check_converted(data, path):
@@ -122,8 +154,9 @@ def merge(paths, title):
                 raise ResultsError(f"{p} holds the same run as {q} ({label}): merging it would count one machine twice")
         machines.append((f"M{i + 1}", p, data))
     tables = []  # table names in first-seen order
-    impls = {}   # table -> impl names in first-seen order
-    cell = {}    # (table, impl, label) -> row
+    impls = {}   # table -> row keys (row_key) in first-seen order
+    cell = {}    # (table, key, label) -> row
+    picks = {}   # (table, key) -> {machine label: the row's label there}
     units = {}   # table -> its unit ("input", ...), for tables counted in something other than bytes
     for label, _, data in machines:
         for row in data["results"]:
@@ -133,9 +166,11 @@ def merge(paths, title):
             if t not in impls:
                 tables.append(t)
                 impls[t] = []
-            if row["impl"] not in impls[t]:
-                impls[t].append(row["impl"])
-            cell.setdefault((t, row["impl"], label), row)
+            k = row_key(row)
+            if k not in impls[t]:
+                impls[t].append(k)
+            cell.setdefault((t, k, label), row)
+            picks.setdefault((t, k), {})[label] = row["impl"]
     if not any(r["status"] == "ok" for _, _, d in machines for r in d["results"]):
         raise ResultsError("nothing to merge: no benchmark row with status ok in any file")
 
@@ -155,6 +190,8 @@ def merge(paths, title):
         cols = ["speed%", "cycles/byte"] + ([f"cycles/{unit}"] if unit else [])
         out.append("| implementation | " + " | ".join(f"{lb} {md_cell(c)}" for lb in labels for c in cols) + " |")
         out.append("|---|" + "---:|" * (len(cols) * len(labels)))
+        shown = {k: row_label(k, picks[(t, k)]) for k in impls[t]}
+        short = {k: row_label(k, picks[(t, k)], short=True) for k in impls[t]}
         for name in impls[t]:
             cells = []
             for lb in labels:
@@ -168,7 +205,7 @@ def merge(paths, title):
                 if unit:
                     c = r.get("cycles_per_unit") if r is not None and r["status"] == "ok" else None
                     cells.append(f"{float(c):.0f}" if isinstance(c, (int, float)) and not isinstance(c, bool) else "—")
-            out.append(f"| {md_cell(name)} | " + " | ".join(cells) + " |")
+            out.append(f"| {md_cell(shown[name])} | " + " | ".join(cells) + " |")
         # Rankings, then order disagreements.
         out += ["", "Ranking, fastest first (speed%):", ""]
         speeds = {}
@@ -177,14 +214,17 @@ def merge(paths, title):
                   if (t, n, lb) in cell and cell[(t, n, lb)]["status"] == "ok"]
             ok.sort(key=lambda x: (-x[0], impls[t].index(x[1])))
             speeds[lb] = {n: s for s, n in ok}
-            out.append(f"- {lb}: " + (" > ".join(one_line(n) for _, n in ok) if ok else "nothing measured"))
+            out.append(f"- {lb}: " + (" > ".join(one_line(short[n]) for _, n in ok) if ok else "nothing measured"))
         notes = []
+        compared = 0  # pairs of rows both measured on at least two machines
         names = impls[t]
         for i in range(len(names)):
             for j in range(i + 1, len(names)):
                 a, b = names[i], names[j]
-                na, nb = one_line(a), one_line(b)
+                na, nb = one_line(short[a]), one_line(short[b])
                 both = [lb for lb in labels if a in speeds[lb] and b in speeds[lb]]
+                if len(both) >= 2:
+                    compared += 1
                 ahead_a = [lb for lb in both if speeds[lb][a] > speeds[lb][b]]
                 ahead_b = [lb for lb in both if speeds[lb][b] > speeds[lb][a]]
                 if ahead_a and ahead_b:
@@ -200,10 +240,12 @@ def merge(paths, title):
         out += [""]
         if len([lb for lb in labels if speeds[lb]]) < 2:
             out.append("Order disagreements: fewer than two machines measured this table.")
+        elif compared == 0:
+            out.append("Order disagreements: no pair of rows was measured on two machines, so no order was compared.")
         elif notes:
-            out += ["Where the machines disagree about the order:", ""] + notes
+            out += [f"Where the machines disagree about the order ({compared} pair(s) compared):", ""] + notes
         else:
-            out.append("The machines agree about the order.")
+            out.append(f"The machines agree about the order ({compared} pair(s) compared).")
     return "\n".join(out) + "\n"
 
 

@@ -15,6 +15,14 @@ contrib/core-patch.sh runs every benchmark in a process of its own), named
 unit (median(elapsed) / batch). --cross=NEW=OLD adds a row "NEW vs OLD": HEAD's NEW against BASE's OLD
 (e.g. the patched AVX-512 path against unpatched Core's AVX2 path, which has no
 AVX-512 row).
+A row whose name claims a kernel (SHA256D64_1024_AVX512: "avx512(16way)",
+_AVX2: "avx2(8way)", _SHANI: "x86_shani(", _SSE4: "sse41(4way)") but whose
+implementation string, the one Core's SHA256AutoDetect(mask) returned in that
+run and bench_bitcoin put in the benchmark's name, lacks it (a CPU without the
+feature: Core falls back silently, e.g. to "sse4(1way),sse41(4way)") is
+written with status "not run" and the reason, never as a measurement of the
+kernel it names; so is a cross row whose side's benchmark lacks its claim.
+bench_compare.py then lists it as not compared, with that reason.
 cycles: the table of compare.json (bench_compare.py --json) in core cycles at
 GHZ: per 64-byte input for the SHA256D64 rows (ns/byte x 64), per unit otherwise.
 Errors: one line on stderr, exit 2.
@@ -37,6 +45,24 @@ def split_name(full):
         bench, rest = full.split(marker, 1)
         return bench, rest.split("'", 1)[0]
     return full, "auto"
+
+
+# What a benchmark's name claims Core ran: a part of SHA256AutoDetect's string.
+CLAIMS = {
+    "SHA256D64_1024_SSE4": "sse41(4way)",
+    "SHA256D64_1024_AVX2": "avx2(8way)",
+    "SHA256D64_1024_SHANI": "x86_shani(",
+    "SHA256D64_1024_AVX512": "avx512(16way)",
+}
+
+
+def not_run_reason(bench, impl):
+    """Why a row did not measure what its name claims, or "" when it did (or claims nothing)."""
+    claim = CLAIMS.get(bench)
+    if claim is None or claim in impl:
+        return ""
+    return (f"Core's SHA256AutoDetect gave '{impl}' for {bench}: no {claim.rstrip('(')} on this CPU, "
+            "so it ran another kernel than its name's")
 
 
 def read_core(path):
@@ -127,15 +153,19 @@ def convert(argv):
                 raise ResultsError(f"{path}: {r['bench']} appears twice in one side's runs")
             seen.add(r["bench"])
             rows.append(r)
+    def result(name, r):
+        why = not_run_reason(r["bench"], r["impl"])
+        if why:
+            return {"table": TABLE, "name": name, "impl": r["impl"], "family": "core", "status": "not run",
+                    "reason": why, "unit": r["unit"]}
+        return {"table": TABLE, "name": name, "impl": r["impl"], "family": "core", "status": "ok",
+                "median_ns": r["ns"], "mb_per_s": 1e3 / r["ns"], "unit": r["unit"]}
     results = []
     for r in rows:
-        results.append({"table": TABLE, "name": f"{r['bench']} (ns/{r['unit']})", "impl": r["impl"], "family": "core",
-                        "status": "ok", "median_ns": r["ns"], "mb_per_s": 1e3 / r["ns"], "unit": r["unit"]})
+        results.append(result(f"{r['bench']} (ns/{r['unit']})", r))
         for new, old in crosses:
             if r["bench"] == (new if side == "head" else old):
-                results.append({"table": TABLE, "name": f"{new} vs {old} (ns/{r['unit']})", "impl": r["impl"],
-                                "family": "core", "status": "ok", "median_ns": r["ns"], "mb_per_s": 1e3 / r["ns"],
-                                "unit": r["unit"]})
+                results.append(result(f"{new} vs {old} (ns/{r['unit']})", r))
     impls = []
     for r in rows:
         if {"family": "core", "name": r["impl"]} not in impls:

@@ -350,6 +350,87 @@ class ScriptTests(unittest.TestCase, OneLineError):
         self.assertIn("autogen.sh failed", p.stderr)
         self.assertFalse(os.path.exists(out))
 
+    def building_repo(self, bench):
+        """A one-commit repository whose build takes no time: its configure writes a
+        src/Makefile that copies the shell script `bench` as bench/bench_bitcoin."""
+        repo = os.path.join(self.tmp, "brepo")
+        os.mkdir(repo)
+        files = {
+            "autogen.sh": "#!/bin/sh\ncp configure.in configure && chmod +x configure\n",
+            "configure.in": "#!/bin/sh\nsrc=$(cd \"$(dirname \"$0\")\" && pwd)\nmkdir -p src\n"
+                            "printf 'bench/bench_bitcoin:\\n\\tmkdir -p bench && cp %s/fake-bench $@\\n' \"$src\" > src/Makefile\n",
+            "fake-bench": bench,
+        }
+        for name, text in files.items():
+            with open(os.path.join(repo, name), "w") as f:
+                f.write(text)
+            os.chmod(os.path.join(repo, name), 0o755)
+        git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@localhost", "-c", "commit.gpgsign=false"]
+        for cmd in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "builds a fake bench"]):
+            self.assertEqual(run(git + cmd).returncode, 0)
+        return repo
+
+    def test_an_invalid_filter_is_refused_before_any_build(self):
+        cache = os.path.join(self.tmp, "cache")
+        p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + self.fake_repo(), "HEAD", "HEAD", "-filter=("])
+        self.assertOneLineError(p, text="-filter=( is not a valid regular expression")
+        built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
+        self.assertEqual(built, [], "a build started before the error")
+
+    def test_a_filter_matching_nothing_leaves_no_run_directory(self):
+        # bench_bitcoin -list refuses the filter (as a run does): refused before
+        # any run, and no run directory is left behind.
+        repo = self.building_repo("#!/bin/sh\ncase \"$*\" in *-list*) echo 'Error: -filter=zzz matches no benchmark "
+                                  "(see -list)' >&2; exit 1 ;; esac\nexit 3\n")
+        cache = os.path.join(self.tmp, "cache")
+        p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + repo, "HEAD", "HEAD", "-filter=zzz"])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("refuses the options", p.stderr.strip().splitlines()[-1])
+        self.assertIn("matches no benchmark", p.stderr.strip().splitlines()[-1])
+        runs = os.path.join(cache, "runs")
+        self.assertEqual(os.listdir(runs) if os.path.isdir(runs) else [], [], "a run directory was left behind")
+
+    def test_a_build_made_with_another_compiler_or_flags_is_not_reused(self):
+        repo = self.building_repo("#!/bin/sh\necho 'Error: stop here' >&2\nexit 1\n")
+        cache = os.path.join(self.tmp, "cache")
+        fakebin = os.path.join(self.tmp, "bin")
+        os.mkdir(fakebin)
+        def compiler(version):
+            with open(os.path.join(fakebin, "g++"), "w") as f:
+                f.write(f"#!/bin/sh\necho 'g++ (fake) {version}'\n")
+            os.chmod(os.path.join(fakebin, "g++"), 0o755)
+        def base_line(**env):
+            e = dict(os.environ, PATH=fakebin + os.pathsep + os.environ["PATH"])
+            for k in ("CC", "CXX", "CPPFLAGS", "CXXFLAGS", "LDFLAGS"):
+                e.pop(k, None)
+            e.update(env)
+            p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + repo, "HEAD", "HEAD"], env=e)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            return next(x for x in p.stderr.splitlines() if x.startswith("bench-compare.sh: BASE "))
+        compiler("1.0")
+        self.assertIn("building in", base_line())
+        self.assertIn("cached build", base_line())
+        for env in ({"CXXFLAGS": "-O1"}, {"CPPFLAGS": "-DX"}, {"LDFLAGS": "-s"}, {"CC": "cc"}):
+            with self.subTest(env):
+                self.assertIn("building in", base_line(**env))
+                self.assertIn("cached build", base_line(**env))
+        compiler("2.0")  # the same command, another compiler version
+        self.assertIn("building in", base_line())
+
+    def test_an_emulated_run_is_refused_for_that_reason_only(self):
+        doc = measured()
+        doc["machine"]["emulated"] = "qemu (test)"
+        fixture = os.path.join(self.tmp, "emulated.json")
+        with open(fixture, "w") as f:
+            json.dump(doc, f)
+        repo = self.building_repo("#!/bin/sh\nfor a; do case \"$a\" in -output-json=*) cp '%s' \"${a#-output-json=}\" ;; "
+                                  "esac; done\nexit 0\n" % fixture)
+        p = run([BENCH_COMPARE, "--cache=" + os.path.join(self.tmp, "cache"), "--repo=" + repo, "HEAD", "HEAD"])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        last = p.stderr.strip().splitlines()[-1]
+        self.assertIn("ran on an emulated CPU", last)
+        self.assertNotIn("schema", last)
+
     def test_build_failure_names_the_revision_and_log(self):
         repo = os.path.join(self.tmp, "repo")
         os.mkdir(repo)
@@ -404,7 +485,7 @@ class MergeTests(unittest.TestCase, OneLineError):
         self.assertIn("| implementation | M1 speed% | M1 cycles/byte | M2 speed% | M2 cycles/byte |", p.stdout)
         self.assertIn("| M2 | Other CPU |", p.stdout)
         self.assertIn("- M1: ", p.stdout)
-        self.assertIn("Where the machines disagree about the order:", p.stdout)
+        self.assertRegex(p.stdout, r"Where the machines disagree about the order \([1-9][0-9]* pair\(s\) compared\):")
         self.assertRegex(p.stdout, r"- [a-z0-9_]+ vs avx: .* avx ahead on M2")
         row = next(r for r in doc["results"] if r["name"] == "SHA256_1M/shani")
         self.assertIn(f"| shani | {row['speed_pct']:.1f} | {row['cycles_per_byte']:.2f} |", p.stdout)
@@ -444,8 +525,49 @@ class MergeTests(unittest.TestCase, OneLineError):
             json.dump(other, f)
         p = self.merge(self.a, c)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("The machines agree about the order.", p.stdout)
+        self.assertRegex(p.stdout, r"The machines agree about the order \([1-9][0-9]* pair\(s\) compared\)\.")
         self.assertNotIn("disagree", p.stdout)
+
+    def keep_rows(self, name, impls, change=None):
+        doc = measured()
+        doc["machine"]["cpu"] = name
+        doc["results"] = [r for r in doc["results"] if r["impl"] in impls]
+        for r in doc["results"]:
+            if change:
+                change(r)
+        path = os.path.join(self.tmp, name + ".json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def test_no_pair_ranked_on_two_machines_is_not_agreement(self):
+        # The machines share only the 100% row: no pair of rows was ranked on both,
+        # so there is no order to agree or disagree about.
+        a = self.keep_rows("A", {"basic", "sse4"})
+        b = self.keep_rows("B", {"basic", "avx"})
+        p = self.merge(a, b)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("agree about the order", p.stdout)
+        self.assertIn("no pair of rows was measured on two machines, so no order was compared", p.stdout)
+
+    def test_rows_labelled_with_each_machines_pick_are_one_row(self):
+        # The AutoDetect row's label carries the machine's pick ("autodetect (x)"):
+        # keyed by its benchmark name, it is one row compared across machines.
+        def label(pick):
+            def change(r):
+                if r["impl"] == "shani":
+                    r["impl"] = f"autodetect ({pick})"
+                    r["name"] = r["name"].split("/")[0] + "/autodetect"
+            return change
+        a = self.keep_rows("A", {"basic", "sse4", "shani"}, label("shani"))
+        b = self.keep_rows("B", {"basic", "sse4", "shani"}, label("sse4"))
+        p = self.merge(a, b)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        table = p.stdout.split("\n## ")[2]
+        self.assertIn("| autodetect (shani: M1; sse4: M2) | ", table)
+        self.assertNotIn("| autodetect (shani) |", table)
+        self.assertRegex(table, r"- M1: autodetect > sse4 > basic")
+        self.assertRegex(table, r"agree about the order \(3 pair\(s\) compared\)")
 
     def test_deterministic(self):
         self.assertEqual(self.merge(self.a, self.b).stdout, self.merge(self.a, self.b).stdout)
@@ -567,6 +689,7 @@ class MergeTests(unittest.TestCase, OneLineError):
         for r in doc["results"]:
             if r["impl"] == "avx":
                 r["impl"] = evil
+                r["name"] = r["name"].split("/")[0] + "/" + evil
         doc["results"][0]["table"] = "T|1\n| forged | row |"
         p = self.merge(self.a, self.write("evil.json", doc))
         self.assertEqual(p.returncode, 0, p.stderr)

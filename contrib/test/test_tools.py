@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """Tests for contrib/check-order.py, contrib/compare.py and contrib/bench-report.sh
 on hand-made bench_bitcoin -output-json files (schema sha256bench-results,
-version 1) and a stand-in bench_bitcoin.
+version 1) and a stand-in bench_bitcoin; for core-patch.sh's A/B rows that did
+not run their kernel (contrib/core-patch/core_bench_json.py on Core-shaped
+fixtures) and its refusals on a stand-in Core tree.
 Ends with "tools tests: N passed, M failed"."""
 import copy
 import json
@@ -482,6 +484,180 @@ class ExtraRow(ToolCase):
         self.assertNotIn("Traceback", out)
         self.assertIn("this bench is broken", out)  # why, in the bench's own words
         self.assertRegex(out.rstrip().splitlines()[-1], r"^extra-row: 0 passed, [1-9][0-9]* failed$", out)
+
+
+class CoreAbNotRun(ToolCase):
+    """core-patch.sh --ab on a CPU without a row's feature: Core's SHA256AutoDetect(mask)
+    falls back silently, and bench_bitcoin names what it gave. A row whose string lacks
+    what its name claims is "not run" with the reason, never compared (fixtures in
+    bench_bitcoin -output-json's shape, as Core writes them; no Core build needed)."""
+    CONVERT = os.path.join(CONTRIB, "core-patch", "core_bench_json.py")
+    ANALYSE = os.path.join(CONTRIB, "bench_compare.py")
+    FALLBACK = "sse4(1way),sse41(4way)"  # what qemu -cpu Nehalem gives for every mask
+
+    def core_json(self, name, bench, impl, ns):
+        doc = {"results": [{"name": f"{bench} using the '{impl}' SHA256 implementation" if impl else bench,
+                            "median(elapsed)": ns * 1e-9 * 1024, "batch": 1024, "unit": "byte"}]}
+        return self.write(name, doc)
+
+    def side(self, pair, side, impls, scale):
+        """One side's converted JSON: impls maps bench -> Core's implementation string."""
+        files = [self.core_json(f"raw-{pair}-{side}-{b}.json", b, impl, 100.0 * scale * (1 + 0.01 * (pair % 3)))
+                 for b, impl in impls.items()]
+        out = os.path.join(self.runs, f"pair-{pair:02d}-{side}.json")
+        cross = ["--cross=SHA256D64_1024_AVX512=SHA256D64_1024_AVX2"]
+        p = subprocess.run([sys.executable, self.CONVERT, "convert", f"--side={side}", "--label=" + side,
+                            "--compiler=c++", "--core-ghz=3.0", *cross, "--out=" + out, *files],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out) as f:
+            return json.load(f)
+
+    def setUp(self):
+        super().setUp()
+        self.runs = os.path.join(self.tmp.name, "runs")
+        os.mkdir(self.runs)
+
+    def test_rows_whose_kernel_did_not_run_are_not_compared(self):
+        base = {"SHA256D64_1024_AVX2": self.FALLBACK + ",avx2(8way)", "SHA256D64_1024_SHANI": self.FALLBACK + ",avx2(8way)",
+                "MerkleRoot": ""}
+        # HEAD's AVX-512 row fell back to AVX2 (no AVX-512 here): its own row and the cross row did not run.
+        head = dict(base, SHA256D64_1024_AVX512=self.FALLBACK + ",avx2(8way)")
+        for i in range(1, 9):
+            b = self.side(i, "base", base, 1.0)
+            h = self.side(i, "head", head, 1.3)  # HEAD "slower" everywhere: a verdict would be drawn if compared
+        status = {r["name"].split(" (")[0]: (r["status"], r.get("reason", "")) for r in h["results"]}
+        self.assertEqual(status["SHA256D64_1024_AVX512"][0], "not run")
+        self.assertIn("no avx512(16way) on this CPU", status["SHA256D64_1024_AVX512"][1])
+        self.assertEqual(status["SHA256D64_1024_AVX512 vs SHA256D64_1024_AVX2"][0], "not run")
+        self.assertEqual(status["SHA256D64_1024_SHANI"][0], "not run")
+        self.assertIn("'sse4(1way),sse41(4way),avx2(8way)'", status["SHA256D64_1024_SHANI"][1])
+        self.assertEqual(status["SHA256D64_1024_AVX2"][0], "ok")
+        self.assertEqual(status["MerkleRoot"][0], "ok")
+        self.assertEqual({r["name"].split(" (")[0]: r["status"] for r in b["results"]}["SHA256D64_1024_SHANI"], "not run")
+        p = subprocess.run([sys.executable, self.ANALYSE, self.runs], capture_output=True, text=True)
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        table = [l for l in p.stdout.splitlines() if l.startswith("| ")]
+        for bench in ("SHA256D64_1024_SHANI", "SHA256D64_1024_AVX512"):
+            self.assertFalse([l for l in table if bench in l], f"{bench} was compared:\n{p.stdout}")
+        self.assertRegex(p.stdout, r"- SHA256D64_1024_SHANI \(ns/byte\) .*: not run on BASE: Core's SHA256AutoDetect "
+                                   r"gave 'sse4\(1way\),sse41\(4way\),avx2\(8way\)' for SHA256D64_1024_SHANI: no x86_shani")
+        self.assertRegex(p.stdout, r"- SHA256D64_1024_AVX512 vs SHA256D64_1024_AVX2 \(ns/byte\) .*: not run on HEAD")
+        self.assertIn("Summary: 0 faster, 2 slower, 0 no change, 3 not compared.", p.stdout)
+
+    def test_rows_whose_kernel_ran_are_compared(self):
+        impls = {"SHA256D64_1024_AVX2": "x86_shani(1way,2way),avx2(8way)", "SHA256D64_1024_SHANI": "x86_shani(1way,2way)"}
+        for i in range(1, 9):
+            self.side(i, "base", impls, 1.0)
+            self.side(i, "head", dict(impls, SHA256D64_1024_AVX512="x86_shani(1way,2way),avx2(8way),avx512(16way)"), 1.0)
+        p = subprocess.run([sys.executable, self.ANALYSE, self.runs], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("| SHA256D64_1024_SHANI (ns/byte) |", p.stdout)
+        self.assertIn("| SHA256D64_1024_AVX512 vs SHA256D64_1024_AVX2 (ns/byte) |", p.stdout)
+        # Only HEAD's own AVX-512 row is left out, for the reason it always is (BASE has none).
+        self.assertIn("3 no change, 1 not compared.", p.stdout)
+        self.assertIn("- SHA256D64_1024_AVX512 (ns/byte) (Core bench_bitcoin): absent from BASE", p.stdout)
+
+
+class CorePatchRefusals(ToolCase):
+    """contrib/core-patch.sh never writes into the Core tree and stops on a failed copy.
+    A stand-in Core tree (the files core-patch.sh checks for, none the series applies
+    to): every refusal here comes before the series would fail to apply (exit 1)."""
+    SCRIPT = os.path.join(CONTRIB, "core-patch.sh")
+    FILES = {"CMakeLists.txt": "project(BitcoinCore VERSION 0)\n", "cmake/introspection.cmake": "",
+             "src/crypto/sha256.cpp": "", "src/crypto/sha256.h": "", "src/crypto/CMakeLists.txt": "",
+             "src/bench/crypto_hash.cpp": "", "src/test/crypto_tests.cpp": ""}
+
+    def setUp(self):
+        super().setUp()
+        self.root = os.path.realpath(self.tmp.name)
+        self.core = os.path.join(self.root, "core")
+        for name, text in self.FILES.items():
+            path = os.path.join(self.core, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+        self.sibling = os.path.join(self.root, "sibling")
+        os.mkdir(self.sibling)
+
+    def listing(self):
+        return sorted(os.path.relpath(os.path.join(d, n), self.core)
+                      for d, dirs, files in os.walk(self.core) for n in dirs + files)
+
+    def core_patch(self, *args, cwd=None, env=None):
+        e = dict(os.environ)
+        e.update(env or {})
+        p = subprocess.run(["sh", self.SCRIPT, *args], capture_output=True, text=True, cwd=cwd or self.sibling,
+                           env=e, timeout=600)
+        return p.returncode, p.stderr
+
+    def assert_refused_before_work(self, args, want, cwd=None, env=None):
+        before = self.listing()
+        rc, err = self.core_patch(*args, cwd=cwd, env=env)
+        lines = [l for l in err.splitlines() if l.strip() and not l.startswith("install-deps.sh:")]
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(len(lines), 1, err)
+        self.assertIn(want, lines[0])
+        self.assertNotIn("exporting the kernels", err)  # refused before any work
+        self.assertEqual(self.listing(), before, "the Core tree changed")
+
+    def test_out_or_cache_or_tmp_inside_the_tree_by_any_path(self):
+        link = os.path.join(self.root, "link-to-core")
+        os.symlink(self.core, link)
+        inside = "inside the Core tree"
+        cases = [
+            (["--core=../core", "--out=../core/TREE/series"], "--out=", None),     # ".." from a sibling
+            (["--core=" + link, "--out=" + os.path.join(self.core, "series")], "--out=", None),  # --core via a symlink
+            (["--core=" + self.core, "--out=" + os.path.join(link, "series")], "--out=", None),   # --out via a symlink
+            (["--core=" + self.core, "--out=" + os.path.join(self.root, "x", "..", "link-to-core", "new", "..", "s")],
+             "--out=", None),
+            (["--core=" + self.core, "--out=" + os.path.join(self.root, "out"), "--ab",
+              "--cache=" + os.path.join(link, ".abcache")], "--cache=", None),
+            (["--core=" + self.core, "--out=" + os.path.join(self.root, "out")], "temporary directory",
+             {"TMPDIR": os.path.join(self.core, "tmp")}),
+        ]
+        for args, what, env in cases:
+            with self.subTest(args=args, env=env):
+                self.assert_refused_before_work(args, inside, env=env)
+                self.assertFalse(os.path.exists(os.path.join(self.root, "out")))
+
+    def test_out_under_a_regular_file_is_refused_at_once_with_the_reason(self):
+        afile = os.path.join(self.root, "afile")
+        open(afile, "w").close()
+        self.assert_refused_before_work(["--core=" + self.core, "--out=" + os.path.join(afile, "sub", "series")],
+                                        f"{afile} is in the way and is not a directory")
+
+    def test_a_failed_copy_stops_the_run_naming_the_file(self):
+        # A tar whose create side fails after writing its archive, as on an unreadable
+        # or vanished file (as root nothing is unreadable, so the failure is injected).
+        fakebin = os.path.join(self.root, "bin")
+        os.mkdir(fakebin)
+        real = subprocess.run(["sh", "-c", "command -v tar"], capture_output=True, text=True).stdout.strip()
+        with open(os.path.join(fakebin, "tar"), "w") as f:
+            f.write(f"#!/bin/sh\ncase \" $* \" in *' -cf '*) '{real}' \"$@\"; "
+                    "echo 'tar: ./src/crypto/sha256.cpp: Cannot open: Permission denied' >&2; exit 2 ;; esac\n"
+                    f"exec '{real}' \"$@\"\n")
+        os.chmod(os.path.join(fakebin, "tar"), 0o755)
+        out = os.path.join(self.root, "out")
+        rc, err = self.core_patch("--core=" + self.core, "--out=" + out,
+                                  env={"PATH": fakebin + os.pathsep + os.environ["PATH"]})
+        self.assertEqual(rc, 2, err)
+        last = err.strip().splitlines()[-1]
+        self.assertIn("cannot copy", last)
+        self.assertIn("./src/crypto/sha256.cpp: Cannot open", last)
+        self.assertFalse(os.path.exists(out))
+
+    def test_a_build_directory_named_with_a_space_is_left_out_cleanly(self):
+        # It was word-split into two --exclude words: tar failed on the second
+        # (ignored) and copied the build. Now the copy succeeds and reaches the
+        # series, which does not apply to this stand-in tree (exit 1).
+        os.makedirs(os.path.join(self.core, "build dir"))
+        open(os.path.join(self.core, "build dir", "CMakeCache.txt"), "w").close()
+        rc, err = self.core_patch("--core=" + self.core, "--out=" + os.path.join(self.root, "out"))
+        self.assertEqual(rc, 1, err)
+        self.assertFalse([l for l in err.splitlines() if l.startswith("tar:")], err)
+        self.assertNotIn("cannot copy", err)
+        self.assertIn("does not apply", err)
 
 
 class InstallDepsTests(unittest.TestCase):

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include <sched.h>
@@ -336,20 +337,46 @@ std::string SelectBounded(const std::vector<Bench>& all, const std::string& filt
 
 } // namespace
 
+namespace {
+// The selection of `filter`, or false after saying on stderr why there is none
+// (an invalid or runaway regex, or one that matches nothing): -list and a run
+// refuse the same filters with the same words.
+bool SelectOrSay(const std::vector<Bench>& all, const std::string& filter, std::vector<Selection>& selection)
+{
+    const std::string error = SelectBounded(all, filter, selection);
+    if (!error.empty()) {
+        std::fprintf(stderr, "Error: %s\n", error.c_str());
+        return false;
+    }
+    if (selection.empty()) {
+        std::fprintf(stderr, "Error: -filter=%s matches no benchmark (see -list)\n", Printable(filter).c_str());
+        return false;
+    }
+    return true;
+}
+} // namespace
+
+int ListBenchmarks(const std::string& filter)
+{
+    const std::vector<Bench> all = AllBenchmarks();
+    std::vector<Selection> selection;
+    if (!SelectOrSay(all, filter, selection)) return 1;
+    std::set<const Bench*> selected;
+    for (const auto& table : selection) selected.insert(table.rows.begin(), table.rows.end());
+    for (const auto& b : all) { // registration order, as without -filter
+        if (!selected.count(&b)) continue;
+        std::printf("%s%s%s\n", b.name.c_str(), b.not_run.empty() ? "" : "  # ",
+                    b.not_run.empty() ? "" : NotRunText(b.not_run).c_str());
+    }
+    return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
 int RunAll(const Options& opts)
 {
     // Select.
     const std::vector<Bench> all = AllBenchmarks();
     std::vector<Selection> selection;
-    const std::string error = SelectBounded(all, opts.filter, selection);
-    if (!error.empty()) {
-        std::fprintf(stderr, "Error: %s\n", error.c_str());
-        return 1;
-    }
-    if (selection.empty()) {
-        std::fprintf(stderr, "Error: -filter=%s matches no benchmark (see -list)\n", Printable(opts.filter).c_str());
-        return 1;
-    }
+    if (!SelectOrSay(all, opts.filter, selection)) return 1;
 
     // Output files are reserved before anything is measured: a bad path fails now.
     if (!opts.output_csv.empty() && !opts.output_json.empty() && SameFile(opts.output_csv, opts.output_json)) {

@@ -154,6 +154,12 @@ struct Selection {
 //! a selected table always includes its baseline row (speed% needs it).
 std::vector<Selection> Select(const std::vector<Bench>& all, const std::string& filter);
 
+//! -list: the benchmarks a run with `filter` would run (its tables' baseline rows
+//! included), one a line in registration order, with why a row would not run;
+//! 1 after one line on stderr when the filter is invalid or matches nothing, as
+//! a run refuses it.
+int ListBenchmarks(const std::string& filter);
+
 //! One row's measurement and the figures derived from it.
 struct Result {
     const Bench* bench{nullptr};

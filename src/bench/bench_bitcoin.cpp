@@ -20,7 +20,8 @@ void Usage()
         "\n"
         "Options:\n"
         "  -help                 Print this message and exit\n"
-        "  -list                 List the benchmarks (and why a row would not run) and exit\n"
+        "  -list                 List the benchmarks (and why a row would not run) and exit; with -filter,\n"
+        "                        those a run would run (an invalid filter or one matching nothing fails)\n"
         "  -list-impls           List every registry row, tab-separated: family, name, needs, built,\n"
         "                        supported, selected, why_not, technique, ways, wide_sha; and exit\n"
         "  -filter=<regex>       Run only benchmarks whose name matches (default: .*), e.g. -filter='SHA256_1M/'\n"
@@ -145,13 +146,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "Error: -list and -list-impls: give one of them\n");
         return 1;
     }
-    if (list) {
-        for (const auto& b : benchmark::AllBenchmarks()) {
-            std::printf("%s%s%s\n", b.name.c_str(), b.not_run.empty() ? "" : "  # ",
-                        b.not_run.empty() ? "" : benchmark::NotRunText(b.not_run).c_str());
-        }
-        return std::fflush(stdout) == 0 ? 0 : 1;
-    }
+    if (list) return benchmark::ListBenchmarks(opts.filter);
     if (list_impls) {
         std::fputs(benchmark::ImplListText(benchmark::AllImplementations()).c_str(), stdout);
         return std::fflush(stdout) == 0 ? 0 : 1;

@@ -110,7 +110,9 @@ std::string AutoDetect();
 /** Name of the transform Transform currently points to. */
 std::string CurrentImplementation();
 
-/** Check a transform on fixed, misaligned inputs with known digests. */
+/** Check a transform on fixed, misaligned inputs with known digests. False for
+ *  nullptr (the fn of a row not built), as SelfTestD64 and SelfTestMulti answer
+ *  false for a row not built. */
 bool SelfTest(TransformFn fn);
 
 /** The portable transform (always built). */
@@ -169,6 +171,14 @@ constexpr double STREAMS_SHA_OVERLAP = 1.7;
  *  measurement; a malformed value stops the program. */
 double Avx512AddDepth();
 
+/** Where ShaniOverlap() or Avx512AddDepth() came from: its environment
+ *  variable, the probe (whatever it measured, 0 included), or neither because
+ *  the CPU (or its hidden features) or this build lacks the unit (the value is
+ *  then 0). The bench header says which, with the order that value gives. */
+enum class ProbeSource { Environment, Measured, Absent };
+ProbeSource ShaniOverlapSource();
+ProbeSource Avx512AddDepthSource();
+
 /** From this depth on, one register of sixteen lanes a word leaves the vector
  *  unit idle for most of each round's chain of dependent operations, and the
  *  multi-buffer rows with two (deep_lanes: avx512_32way) go ahead of the row
@@ -195,7 +205,8 @@ std::string CurrentD64Implementation();
  *  AutoDetect() calls it. */
 std::string AutoDetectD64();
 
-/** Check a D64 kernel of `ways` ways on known answers and misaligned, in-place inputs. */
+/** Check a D64 kernel of `ways` ways on known answers and misaligned, in-place inputs.
+ *  False for nullptr (the fn of a row not built) or `ways` outside 1..64. */
 bool SelfTestD64(D64Fn fn, int ways);
 
 /** Double SHA-256 of one fixed-size input: a hash of a hash (32 bytes), a
@@ -225,7 +236,8 @@ std::vector<MultiImplementation> MultiImplementations();
 /** False (and no change) for an unknown name or one this CPU cannot run. */
 bool SetMultiImplementation(const std::string& name);
 std::string CurrentMultiImplementation();
-/** Check a row against the portable transform on every padding case, more messages than lanes, misaligned. */
+/** Check a row against the portable transform on every padding case, more messages than lanes, misaligned.
+ *  False for an unknown name or a row this binary or CPU cannot run. */
 bool SelfTestMulti(const std::string& name);
 /** Select the first supported row that passes SelfTestMulti; AutoDetect() calls it. */
 std::string AutoDetectMulti();

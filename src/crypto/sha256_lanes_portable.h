@@ -28,44 +28,74 @@ inline void StoreBE(unsigned char* p, uint32_t x)
     p[3] = static_cast<unsigned char>(x);
 }
 
+// GCC's generic vectors take only a power-of-two byte size (vector_size(24)
+// does not compile there), so any other lane count is an array, whose
+// operations are loops the optimiser may still vectorise. Clang would accept
+// more, but one rule for both compilers keeps every width built the same way.
 template <int LANES>
-struct PortableVec {
+constexpr bool kGenericVector =
 #if defined(__GNUC__)
+    LANES >= 1 && (LANES & (LANES - 1)) == 0;
+#else
+    false;
+#endif
+
+template <int LANES, bool VECTOR = kGenericVector<LANES>>
+struct PortableVec {
+    uint32_t v[LANES];
+};
+#if defined(__GNUC__)
+template <int LANES>
+struct PortableVec<LANES, true> {
     typedef uint32_t Raw __attribute__((vector_size(4 * LANES)));
     Raw v;
-#else
-    uint32_t v[LANES];
-#endif
 };
+#endif
 
 template <int LANES>
 struct PortableLanes : LanesBase<PortableLanes<LANES>> {
+    static_assert(LANES >= 1 && LANES <= 64, "PortableLanes: a lane count from 1 to 64");
     using V = PortableVec<LANES>;
     static constexpr int N = LANES;
+    static constexpr bool VECTOR = kGenericVector<LANES>;
     // The AVX-512 class's round order, so that the lane widths test it on
     // every CPU (16 lanes on Zen 5: no difference measured); one lane keeps
     // the textbook one.
     static constexpr bool SHORT_E_PATH = LANES > 1;
 
-#if defined(__GNUC__)
-    static SHA256_LANES_INLINE V Add(V a, V b) { a.v += b.v; return a; }
-    static SHA256_LANES_INLINE V Xor(V a, V b) { a.v ^= b.v; return a; }
-    static SHA256_LANES_INLINE V And(V a, V b) { a.v &= b.v; return a; }
-    static SHA256_LANES_INLINE V Or(V a, V b) { a.v |= b.v; return a; }
+    // Whole-vector operators where V is a generic vector, lane loops where it is an array.
+    static SHA256_LANES_INLINE V Add(V a, V b)
+    {
+        if constexpr (VECTOR) a.v += b.v; else for (int i = 0; i < N; ++i) a.v[i] += b.v[i];
+        return a;
+    }
+    static SHA256_LANES_INLINE V Xor(V a, V b)
+    {
+        if constexpr (VECTOR) a.v ^= b.v; else for (int i = 0; i < N; ++i) a.v[i] ^= b.v[i];
+        return a;
+    }
+    static SHA256_LANES_INLINE V And(V a, V b)
+    {
+        if constexpr (VECTOR) a.v &= b.v; else for (int i = 0; i < N; ++i) a.v[i] &= b.v[i];
+        return a;
+    }
+    static SHA256_LANES_INLINE V Or(V a, V b)
+    {
+        if constexpr (VECTOR) a.v |= b.v; else for (int i = 0; i < N; ++i) a.v[i] |= b.v[i];
+        return a;
+    }
     template <int n>
-    static SHA256_LANES_INLINE V ShR(V a) { a.v >>= n; return a; }
+    static SHA256_LANES_INLINE V ShR(V a)
+    {
+        if constexpr (VECTOR) a.v >>= n; else for (int i = 0; i < N; ++i) a.v[i] >>= n;
+        return a;
+    }
     template <int n>
-    static SHA256_LANES_INLINE V ShL(V a) { a.v <<= n; return a; }
-#else
-    static inline V Add(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] += b.v[i]; return a; }
-    static inline V Xor(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] ^= b.v[i]; return a; }
-    static inline V And(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] &= b.v[i]; return a; }
-    static inline V Or(V a, V b) { for (int i = 0; i < N; ++i) a.v[i] |= b.v[i]; return a; }
-    template <int n>
-    static inline V ShR(V a) { for (int i = 0; i < N; ++i) a.v[i] >>= n; return a; }
-    template <int n>
-    static inline V ShL(V a) { for (int i = 0; i < N; ++i) a.v[i] <<= n; return a; }
-#endif
+    static SHA256_LANES_INLINE V ShL(V a)
+    {
+        if constexpr (VECTOR) a.v <<= n; else for (int i = 0; i < N; ++i) a.v[i] <<= n;
+        return a;
+    }
     static SHA256_LANES_INLINE V Set1(uint32_t x) { V r; for (int i = 0; i < N; ++i) r.v[i] = x; return r; }
     static inline V LoadState(const uint32_t* p) { V r; for (int i = 0; i < N; ++i) r.v[i] = p[i]; return r; }
     static inline void StoreState(uint32_t* p, V x) { for (int i = 0; i < N; ++i) p[i] = x.v[i]; }

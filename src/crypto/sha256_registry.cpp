@@ -75,35 +75,53 @@ double FromEnvironment(const char* name, const char* env)
     return v;
 }
 
-double MeasureOverlap()
+struct Probe {
+    double value;
+    ProbeSource source;
+};
+
+Probe MeasureOverlap()
 {
-    if (const char* env = std::getenv("SHA256BENCH_SHANI_OVERLAP")) return FromEnvironment("SHA256BENCH_SHANI_OVERLAP", env);
+    if (const char* env = std::getenv("SHA256BENCH_SHANI_OVERLAP")) {
+        return {FromEnvironment("SHA256BENCH_SHANI_OVERLAP", env), ProbeSource::Environment};
+    }
 #ifdef SHA256_KERNELS_X86
-    if ((cpu::Features() & kernel::SHANI_NEEDS) == kernel::SHANI_NEEDS) return detail::MeasureShaniOverlap();
+    if ((cpu::Features() & kernel::SHANI_NEEDS) == kernel::SHANI_NEEDS) {
+        return {detail::MeasureShaniOverlap(), ProbeSource::Measured};
+    }
 #endif
-    return 0.0;
+    return {0.0, ProbeSource::Absent};
 }
 
-double MeasureAddDepth()
+Probe MeasureAddDepth()
 {
-    if (const char* env = std::getenv("SHA256BENCH_AVX512_ADD_DEPTH")) return FromEnvironment("SHA256BENCH_AVX512_ADD_DEPTH", env);
+    if (const char* env = std::getenv("SHA256BENCH_AVX512_ADD_DEPTH")) {
+        return {FromEnvironment("SHA256BENCH_AVX512_ADD_DEPTH", env), ProbeSource::Environment};
+    }
 #ifdef SHA256_KERNELS_X86
-    if ((cpu::Features() & kernel::AVX512_NEEDS) == kernel::AVX512_NEEDS) return detail::MeasureAvx512AddDepth();
+    if ((cpu::Features() & kernel::AVX512_NEEDS) == kernel::AVX512_NEEDS) {
+        return {detail::MeasureAvx512AddDepth(), ProbeSource::Measured};
+    }
 #endif
-    return 0.0;
+    return {0.0, ProbeSource::Absent};
+}
+
+// Each measured once, on first use; the value and where it came from together.
+const Probe& Overlap()
+{
+    static const Probe overlap = MeasureOverlap();
+    return overlap;
+}
+const Probe& AddDepth()
+{
+    static const Probe depth = MeasureAddDepth();
+    return depth;
 }
 } // namespace
 
-double ShaniOverlap()
-{
-    static const double overlap = MeasureOverlap();
-    return overlap;
-}
-
-double Avx512AddDepth()
-{
-    static const double depth = MeasureAddDepth();
-    return depth;
-}
+double ShaniOverlap() { return Overlap().value; }
+ProbeSource ShaniOverlapSource() { return Overlap().source; }
+double Avx512AddDepth() { return AddDepth().value; }
+ProbeSource Avx512AddDepthSource() { return AddDepth().source; }
 
 } // namespace sha256

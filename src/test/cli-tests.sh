@@ -186,6 +186,11 @@ expect 0 "^transform	" "bench: -list-impls prints the transform registry" -- cat
 expect 0 "_1M/" "bench: -list names the benchmarks" -- cat "$tmp/list.txt"
 expect 0 "." "bench: -list with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list
 absent "not run: not run" "bench: -list says 'not run' once"
+# -list honours -filter as a run does: a bad or empty filter fails, a good one lists its table only.
+expect nonzero "not a valid regular expression" "bench: -list with an invalid -filter fails" -- "$B" -list "-filter=("
+expect nonzero "matches no benchmark" "bench: -list with a -filter matching nothing fails" -- "$B" -list -filter=no_such_bench
+expect 0 "^SHA256_1M/basic" "bench: -list -filter=SHA256_1M/ lists that table" -- "$B" -list -filter=SHA256_1M/
+absent "^SHA256_1K/" "bench: ... and no other"
 expect 0 "." "bench: -list-impls with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list-impls
 
 # SHA256BENCH_SHANI_OVERLAP replaces the measured SHA-NI overlap: malformed
@@ -234,6 +239,11 @@ expect 0 "^SHA-NI overlap: 4.00 sha256rnds2 at once (latency / issue interval, s
   "bench: the header says which overlap ordered the rows" -- env SHA256BENCH_SHANI_OVERLAP=4 "$B" $QUICK
 expect 0 "^SHA-NI overlap: 2.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 1.7, below 3, so the wide_sha rows lead the other SHA-NI rows" \
   "bench: ... and in the middle band" -- env SHA256BENCH_SHANI_OVERLAP=2 "$B" $QUICK
+# An override of 0 is reported as set (not as "no SHA-NI"), with the order it gives.
+expect 0 "^SHA-NI overlap: 0.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); below 1.7, so the registry order" \
+  "bench: SHA256BENCH_SHANI_OVERLAP=0 is reported as set" -- env SHA256BENCH_SHANI_OVERLAP=0 "$B" $QUICK
+expect 0 "^SHA-NI overlap: none (no SHA-NI on this CPU or in this build): the registry order" \
+  "bench: with SHA-NI hidden and no override, the header says there is none" -- env SHA256BENCH_HIDE_FEATURES=sha-ni "$B" $QUICK
 
 # SHA256BENCH_AVX512_ADD_DEPTH replaces the measured depth of 512-bit adds: 8
 # lists avx512_32way (two registers of lanes a word) right before avx512_16way,
@@ -252,6 +262,13 @@ env SHA256BENCH_AVX512_ADD_DEPTH=2 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 2 lists it right after" -- multi_pair
 expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so the multi-buffer rows with two registers a word (avx512_32way) lead those with one" \
   "bench: the header says which depth ordered the AVX-512 rows" -- env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" $QUICK
+# A depth of 0, set or absent, puts avx512_32way behind avx512_16way: the header says that order, and how the 0 came.
+env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" -list-impls > "$tmp/order.tsv" 2>&1
+expect 0 "^avx512_16way avx512_32way$" "bench: add depth 0 lists avx512_32way right after avx512_16way" -- multi_pair
+expect 0 "^AVX-512 add depth: 0.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); below 4, so the multi-buffer rows with two registers a word (avx512_32way) follow those with one" \
+  "bench: SHA256BENCH_AVX512_ADD_DEPTH=0 is reported as set, with that order" -- env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" $QUICK
+expect 0 "^AVX-512 add depth: none (no AVX-512 on this CPU or in this build): the multi-buffer rows with two registers a word (avx512_32way) follow those with one" \
+  "bench: with every feature hidden, the header says there is none and the order that gives" -- env SHA256BENCH_HIDE_FEATURES=all "$B" $QUICK
 
 # A full sanity run with every output format.
 expect 0 "| Impl | median | spread |" "bench: -sanity-check prints the tables" -- \

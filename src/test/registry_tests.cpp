@@ -177,6 +177,50 @@ BOOST_AUTO_TEST_CASE(self_test_rejects_broken_transforms)
     BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", DoesNothing}}), -1);
 }
 
+// A row not built has a null function (fn, double32, ...): every public
+// function given one answers false and changes nothing; none dereferences it.
+// On x86-64 the ARM rows are not built, on aarch64 the x86 ones; SelfTest(nullptr)
+// is checked on every build.
+BOOST_AUTO_TEST_CASE(rows_not_built_answer_false)
+{
+    BOOST_CHECK(!sha256::SelfTest(nullptr));
+    BOOST_CHECK(!sha256::SelfTestD64(nullptr, 4));
+    BOOST_CHECK(!sha256::SelfTestMulti("no_such_row"));
+    int unbuilt = 0;
+    const std::string transform = sha256::CurrentImplementation();
+    for (const auto& impl : sha256::Implementations()) {
+        if (impl.built) continue;
+        ++unbuilt;
+        BOOST_CHECK_MESSAGE(!sha256::SelfTest(impl.fn), impl.name << " (not built) passes SelfTest");
+        BOOST_CHECK_MESSAGE(!sha256::SetImplementation(impl.name), impl.name << " (not built) can be selected");
+        BOOST_CHECK_EQUAL(sha256::CurrentImplementation(), transform);
+    }
+    const std::string d64 = sha256::CurrentD64Implementation();
+    for (const auto& impl : sha256::D64Implementations()) {
+        if (impl.built) continue;
+        ++unbuilt;
+        BOOST_CHECK_MESSAGE(!sha256::SelfTestD64(impl.fn, impl.ways), impl.name << " (not built) passes SelfTestD64");
+        BOOST_CHECK_MESSAGE(!sha256::SetD64Implementation(impl.name), impl.name << " (not built) can be selected");
+        BOOST_CHECK_EQUAL(sha256::CurrentD64Implementation(), d64);
+    }
+    const std::string fixed = sha256::CurrentFixedImplementation();
+    for (const auto& impl : sha256::FixedImplementations()) {
+        if (impl.built) continue;
+        ++unbuilt;
+        BOOST_CHECK_MESSAGE(!sha256::SetFixedImplementation(impl.name), impl.name << " (not built) can be selected");
+        BOOST_CHECK_EQUAL(sha256::CurrentFixedImplementation(), fixed);
+    }
+    const std::string multi = sha256::CurrentMultiImplementation();
+    for (const auto& impl : sha256::MultiImplementations()) {
+        if (impl.built) continue;
+        ++unbuilt;
+        BOOST_CHECK_MESSAGE(!sha256::SelfTestMulti(impl.name), impl.name << " (not built) passes SelfTestMulti");
+        BOOST_CHECK_MESSAGE(!sha256::SetMultiImplementation(impl.name), impl.name << " (not built) can be selected");
+        BOOST_CHECK_EQUAL(sha256::CurrentMultiImplementation(), multi);
+    }
+    BOOST_TEST_MESSAGE("  rows not built in this binary, each refused: " << unbuilt);
+}
+
 BOOST_AUTO_TEST_CASE(cpu_features_are_consistent)
 {
     const uint32_t f = cpu::Features();
