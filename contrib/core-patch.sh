@@ -14,9 +14,15 @@
 #
 # --ab also builds Core unpatched (BASE) and patched (HEAD) with its own CMake
 # (bench only), each once, cached by the git tree id of its sources, then runs
-# Core's bench_bitcoin on the affected benchmarks (SHA256D64_1024_AVX2,
-# SHA256D64_1024_SHANI, MerkleRoot, and SHA256D64_1024_AVX512: where only HEAD
-# has it, compared with BASE's AVX2 row) each in a process of its own (in one process,
+# Core's bench_bitcoin on every benchmark the series touches: the hashes
+# (SHA256D64_1024_AVX2, SHA256D64_1024_SHANI, MerkleRoot, and
+# SHA256D64_1024_AVX512: where only HEAD has it, compared with BASE's AVX2 row)
+# and the blocks (DeserializeBlockTest, DeserializeAndCheckBlockTest, their
+# segwit-era twins DeserializeSegwitBlockTest and
+# DeserializeAndCheckSegwitBlockTest, ReadBlockBench from disk,
+# LoadExternalBlockFile from a file stream). The series' patches that only
+# add benchmarks (those touching src/bench/ alone) go into BASE too, so both
+# sides run them. Each benchmark runs in a process of its own (in one process,
 # an earlier benchmark can change a later one's time), BASE and HEAD
 # alternately in ABBA order, and prints the table of contrib/bench_compare.py
 # (the engine of contrib/bench-compare.sh: Hodges-Lehmann change, Wilcoxon
@@ -29,6 +35,13 @@
 # Core falls back silently) is not compared: the table lists it as not run, with
 # that string (contrib/core-patch/core_bench_json.py).
 #
+# --profile builds the same two sides and runs each block benchmark once a side
+# under `perf record -e cpu-clock --call-graph dwarf`, then prints where the
+# time goes (contrib/core-patch/core_profile.py): the share of SHA-256 by caller
+# (transaction hashing, Merkle roots, other) and the rest, BASE beside HEAD, in
+# OUT/profile.md (the perf data in OUT/profile-runs/). Needs perf (Debian's
+# linux-perf) allowed to sample (root, or kernel.perf_event_paranoid <= 2).
+#
 # Options:
 #   --kernels=DIR    the export step's output (DIR/src/crypto/...); default:
 #                    run contrib/core-export.py
@@ -39,11 +52,11 @@
 #                    up to it against the tree given; --from=NAME --to=NAME:
 #                    that one patch's A/B, as when a row moves and the series
 #                    has more than one patch that could move it)
-#   --pairs=K        A/B pairs (default 8: the fewest that the four compared
-#                    rows need for 95% family-wise intervals)
+#   --pairs=K        A/B pairs (default: the fewest that the compared rows
+#                    need for 95% family-wise intervals)
 #   --min-time=MS    bench_bitcoin -min-time of each run (default 500)
-#   --cache=DIR      Core builds for --ab (default: $SHA256BENCH_CACHE/core,
-#                    else ~/.cache/sha256bench/core)
+#   --cache=DIR      Core builds for --ab and --profile (default:
+#                    $SHA256BENCH_CACHE/core, else ~/.cache/sha256bench/core)
 #   --jobs=N         build jobs (default: the number of CPUs)
 #   --threshold=PCT  smallest change called faster/slower (default 1)
 # Bad input fails before any long work, with one line and no traceback: an
@@ -70,17 +83,20 @@ script_dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$script_dir/.." && pwd)
 pd=$script_dir/core-patch
 
-core= out= ab=no pairs= min_time=500 kernels= cache= jobs= threshold= from= to=
-ab_only=  # options given that only --ab uses
+core= out= ab=no profile=no pairs= min_time=500 kernels= cache= jobs= threshold= from= to=
+ab_only=     # options given that only --ab uses
+build_only=  # options given that only --ab and --profile use
 for a in "$@"; do
   case "$a" in
     --*=) die "$a: the option needs a value" ;;
-    --pairs=*|--min-time=*|--cache=*|--jobs=*|--threshold=*) ab_only="$ab_only ${a%%=*}" ;;
+    --pairs=*|--min-time=*|--threshold=*) ab_only="$ab_only ${a%%=*}" ;;
+    --cache=*|--jobs=*) build_only="$build_only ${a%%=*}" ;;
   esac
   case "$a" in
     --core=*) core=${a#--core=} ;;
     --out=*) out=${a#--out=} ;;
     --ab) ab=yes ;;
+    --profile) profile=yes ;;
     --kernels=*) kernels=${a#--kernels=} ;;
     --from=*) from=${a#--from=} ;;
     --to=*) to=${a#--to=} ;;
@@ -96,6 +112,10 @@ done
 
 # ---- validation: everything that can be checked before any long work ----
 [ "$ab" = yes ] || [ -z "$ab_only" ] || die "${ab_only# }: only --ab uses this (the A/B in Core's bench); add --ab or drop it"
+builds=no
+[ "$ab$profile" = nono ] || builds=yes
+[ "$builds" = yes ] || [ -z "$build_only" ] \
+  || die "${build_only# }: only --ab and --profile use this (they build Core); add one of them or drop it"
 is_uint() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; [ ${#1} -le 7 ]; }
 [ -n "$core" ] || die "--core=DIR is required: a Bitcoin Core source tree (git checkout or unpacked tarball)"
 [ -n "$out" ] || die "--out=DIR is required: where the patch series goes"
@@ -158,7 +178,7 @@ fi
 tmp_parent=${TMPDIR:-/tmp}
 physical "$tmp_parent" || die "TMPDIR=$tmp_parent: $blocked is in the way and is not a directory"
 inside_core "$phys" && die "the temporary directory ($tmp_parent) is inside the Core tree ($core_phys), which this script never modifies: set TMPDIR elsewhere"
-if [ "$ab" = yes ]; then
+if [ "$builds" = yes ]; then
   [ -n "$cache" ] || cache=${SHA256BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sha256bench}/core
   physical "$cache" || die "--cache=$cache: $blocked is in the way and is not a directory"
   inside_core "$phys" && die "--cache=$cache is inside the Core tree ($core_phys), which this script never modifies"
@@ -174,7 +194,7 @@ need_tool() { # need_tool <command> <Debian package>
 }
 # On a fresh machine, as root, this installs what the series (git, python3)
 # and Core's build (--ab) need; otherwise it names what is missing.
-if [ "$ab" = yes ] || ! command -v git > /dev/null 2>&1 || ! command -v python3 > /dev/null 2>&1; then
+if [ "$builds" = yes ] || ! command -v git > /dev/null 2>&1 || ! command -v python3 > /dev/null 2>&1; then
   "$top/contrib/install-deps.sh" --core >&2 || die "install the packages named above (contrib/install-deps.sh --core, as root)"
 fi
 need_tool git git
@@ -183,7 +203,13 @@ need_tool tar tar
 [ -f "$pd/series" ] || die "$pd/series is missing: is this sha256bench's contrib/?"
 analysis_opts=
 [ -z "$threshold" ] || analysis_opts="--threshold=$threshold"
-if [ "$ab" = yes ]; then
+# The benchmarks --ab compares (at most; the AVX-512 row is compared with
+# BASE's AVX2 where only HEAD has it) and --profile profiles.
+AB_ROWS="SHA256D64_1024_AVX2 SHA256D64_1024_SHANI SHA256D64_1024_AVX512 MerkleRoot DeserializeBlockTest
+ DeserializeAndCheckBlockTest DeserializeSegwitBlockTest DeserializeAndCheckSegwitBlockTest ReadBlockBench
+ LoadExternalBlockFile"
+PROFILED="DeserializeBlockTest DeserializeAndCheckBlockTest DeserializeSegwitBlockTest DeserializeAndCheckSegwitBlockTest"
+if [ "$builds" = yes ]; then
   need_tool cmake cmake
   need_tool c++ g++
   # Core's CMake needs Boost's headers (always) and libevent (for bench_bitcoin).
@@ -191,15 +217,22 @@ if [ "$ab" = yes ]; then
     || die "Boost headers not found (Bitcoin Core's CMake needs them): install Debian's libboost-dev (apt-get install libboost-dev)"
   printf '#include <event2/event.h>\nint main() { return 0; }\n' | c++ -x c++ -fsyntax-only - > /dev/null 2>&1 \
     || die "libevent headers not found (Core's bench_bitcoin needs them): install Debian's libevent-dev (apt-get install libevent-dev)"
+  case "$(uname -m)" in x86_64|amd64) ;; *) die "--ab and --profile measure x86-64 paths; this is $(uname -m)" ;; esac
+fi
+if [ "$ab" = yes ]; then
   python3 "$script_dir/bench_compare.py" $analysis_opts --check-options || exit 2
-  # The A/B compares at most four rows (SHA256D64_1024_AVX2, _SHANI, MerkleRoot
-  # and the AVX-512 row): refuse fewer pairs than they need now, not after
-  # building Core twice.
-  need=$(python3 "$script_dir/bench_compare.py" --pairs-for=4) || exit 2
+  # Refuse fewer pairs than the compared rows need now, not after building
+  # Core twice.
+  nrows=$(echo $AB_ROWS | wc -w)
+  need=$(python3 "$script_dir/bench_compare.py" --pairs-for="$nrows") || exit 2
   [ -z "$pairs" ] || [ "$pairs" -ge "$need" ] \
-    || die "--pairs=$pairs: the four rows compared need at least $need pairs for 95% family-wise intervals"
+    || die "--pairs=$pairs: the $nrows rows compared need at least $need pairs for 95% family-wise intervals"
   [ -n "$pairs" ] || pairs=$need
-  case "$(uname -m)" in x86_64|amd64) ;; *) die "--ab measures x86-64 paths; this is $(uname -m)" ;; esac
+fi
+if [ "$profile" = yes ]; then
+  need_tool perf linux-perf
+  perf record -q -e cpu-clock -o /dev/null true > /dev/null 2>&1 \
+    || die "perf cannot sample here ($(perf record -q -e cpu-clock -o /dev/null true 2>&1 | grep . | head -1)): run as root or lower kernel.perf_event_paranoid"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/core-patch.XXXXXX") || die "mktemp failed"
@@ -380,7 +413,7 @@ if [ $# -eq 1 ]; then n="1 patch"; else n="$# patches"; fi
 say "series ($n, git am-able onto $core) in $out:"
 for f in "$@"; do echo "  $(basename "$f")"; done
 
-[ "$ab" = yes ] || exit 0
+[ "$builds" = yes ] || exit 0
 
 # ---- --ab: Core unpatched (or with the patches before --from) and patched, each benchmark in its own process, ABBA ----
 mkdir -p "$cache" || die "cannot create the cache directory $cache"
@@ -418,24 +451,81 @@ last=$(printf '%s\n' "$series" | awk '{ n = $1 } END { print n }')
 span=$first; [ "$first" = "$last" ] || span="$first to $last"
 if [ -n "$from" ]; then base_label="Core + the patches before $from"; else base_label="Core unpatched"; fi
 if [ -n "$from$to" ]; then head_label="Core + $span"; else head_label="Core + series"; fi
-build "$base" "BASE ($base_label)"
+# BASE runs the benchmarks the series adds too: the selected patches that only
+# touch src/bench/, applied to the base tree in a commit of their own.
+bench_patches=
+for name in $(printf '%s\n' "$series" | awk '{ print $1 }'); do
+  if ! grep '^diff --git ' "$pd/$name.patch" | grep -qv '^diff --git a/src/bench/'; then
+    bench_patches="$bench_patches $name"
+  fi
+done
+ab_base=$base
+if [ -n "$bench_patches" ]; then
+  # gi: git on a separate index, so the scratch checkout stays as it is.
+  gi() { (GIT_INDEX_FILE=$work/ab-base.index; export GIT_INDEX_FILE; g "$@"); }
+  gi read-tree "$base" || die "cannot read the base tree into an index"
+  for name in $bench_patches; do
+    gi apply --cached "$pd/$name.patch" 2> "$work/bench-apply.err" \
+      || die "$name.patch (benchmarks only) does not apply to the base tree: $(head -1 "$work/bench-apply.err")"
+  done
+  ab_tree=$(gi write-tree) || die "cannot write the base tree with the benchmark patches"
+  ab_base=$(GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+    g commit-tree "$ab_tree" -p "$base" -m "base + benchmarks:$bench_patches") \
+    || die "cannot commit the base tree with the benchmark patches"
+  base_label="$base_label (+$bench_patches)"
+fi
+build "$ab_base" "BASE ($base_label)"
 base_bin=$bin
 build "$head" "HEAD ($head_label)"
 head_bin=$bin
 
-benches="SHA256D64_1024_AVX2 SHA256D64_1024_SHANI MerkleRoot"
 "$base_bin" -list > "$work/base.list" 2>&1 || die "BASE bench_bitcoin -list failed: $(tail -1 "$work/base.list")"
 "$head_bin" -list > "$work/head.list" 2>&1 || die "HEAD bench_bitcoin -list failed: $(tail -1 "$work/head.list")"
-for b in $benches; do
-  grep -qx "$b" "$work/base.list" || die "BASE bench_bitcoin has no benchmark $b"
-  grep -qx "$b" "$work/head.list" || die "HEAD bench_bitcoin has no benchmark $b"
+# Every row both sides have; the AVX-512 row where only HEAD has it against
+# BASE's AVX2; any other row one side lacks is named and left out.
+benches= head_only= cross= missing=
+for b in $AB_ROWS; do
+  in_base=no in_head=no
+  grep -qx "$b" "$work/base.list" && in_base=yes
+  grep -qx "$b" "$work/head.list" && in_head=yes
+  if [ $in_base$in_head = yesyes ]; then
+    benches="$benches $b"
+  elif [ $b = SHA256D64_1024_AVX512 ] && [ $in_head = yes ]; then
+    head_only=$b; cross=--cross=SHA256D64_1024_AVX512=SHA256D64_1024_AVX2
+  else
+    missing="$missing $b (BASE: $in_base, HEAD: $in_head)"
+  fi
 done
-head_only= cross=
-if grep -qx SHA256D64_1024_AVX512 "$work/base.list"; then
-  grep -qx SHA256D64_1024_AVX512 "$work/head.list" || die "HEAD bench_bitcoin has no benchmark SHA256D64_1024_AVX512"
-  benches="$benches SHA256D64_1024_AVX512"
-elif grep -qx SHA256D64_1024_AVX512 "$work/head.list"; then
-  head_only=SHA256D64_1024_AVX512; cross=--cross=SHA256D64_1024_AVX512=SHA256D64_1024_AVX2
+benches=${benches# }
+for b in SHA256D64_1024_AVX2 SHA256D64_1024_SHANI MerkleRoot DeserializeBlockTest DeserializeAndCheckBlockTest; do
+  case " $benches " in *" $b "*) ;; *) die "bench_bitcoin has no benchmark $b on both sides (a Core tree this script does not know)" ;; esac
+done
+[ -z "$missing" ] || say "not compared, absent from a side:$missing"
+
+if [ "$profile" = yes ]; then
+  prof=$out/profile-runs
+  profiled=
+  for b in $PROFILED; do
+    case " $benches " in *" $b "*) profiled="$profiled $b" ;; esac
+  done
+  for side in base head; do
+    if [ $side = base ]; then pbin=$base_bin; else pbin=$head_bin; fi
+    mkdir -p "$prof/$side" || die "cannot create $prof/$side"
+    for b in $profiled; do
+      say "profile: $side $b (perf record --call-graph dwarf)"
+      perf record -q -e cpu-clock --call-graph dwarf,32768 -o "$prof/$side/$b.data" \
+        "$pbin" -filter="^$b\$" -min-time=1000 -output-json="$prof/$side/$b.json" > "$prof/$side/$b.out" 2>&1 \
+        || die "perf record of $side bench_bitcoin on $b failed (output: $prof/$side/$b.out)"
+      perf script -i "$prof/$side/$b.data" -F comm,tid,time,event,ip,sym --no-inline > "$prof/$side/$b.script" 2> /dev/null \
+        || die "perf script of $prof/$side/$b.data failed"
+    done
+  done
+  # shellcheck disable=SC2086
+  python3 "$pd/core_profile.py" table --base="$prof/base" --head="$prof/head" --base-label="$base_label" \
+    --head-label="$head_label" $profiled > "$out/profile.md" || exit 2
+  cat "$out/profile.md"
+  say "profile: $out/profile.md; perf data: $prof"
+  [ "$ab" = yes ] || exit 0
 fi
 ghz=$(c++ -O2 -o "$work/clock" "$pd/clock.cpp" 2> /dev/null && "$work/clock") || die "cannot build or run the clock probe ($pd/clock.cpp)"
 runs=$out/ab-runs

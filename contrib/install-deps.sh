@@ -7,7 +7,7 @@
 #                                                 what --core names)
 #   contrib/install-deps.sh --core [--log=FILE]   only what contrib/core-patch.sh and building Bitcoin Core
 #                                                 need (a compiler, git, python3, pkg-config, cmake, Boost's and
-#                                                 libevent's headers)
+#                                                 libevent's headers, perf for --profile)
 # Only missing packages are installed. As root: apt-get update + install, its
 # output to the log (default: a file in ${TMPDIR:-/tmp}), one summary line here.
 # Not root: succeeds if everything is installed, else names what is missing.
@@ -51,6 +51,7 @@ g++-aarch64-linux-gnu         all
 cmake                         all core
 libboost-dev                  all core
 libevent-dev                  all core
+linux-perf                    all core
 EOF_PKGS
 )
 set_name=bench

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // core_check: Bitcoin Core with sha256bench's patch series, checked through
-// Core's own API only (SHA256AutoDetect, SHA256D64, CSHA256, ComputeMerkleRoot)
+// Core's own API only (SHA256AutoDetect, SHA256D64, SHA256DMulti, CSHA256, ComputeMerkleRoot)
 // against this project's oracles: the textbook SHA-256 of
 // src/test/util/reference.h, the NIST CAVP files (src/test/util/nist.cpp) and
 // the mainnet blocks of src/test/util/mainnet_blocks.h.
@@ -30,6 +30,10 @@
 // weak: a Core built without SHA-NI has none.
 namespace sha256d64_x86_shani {
 __attribute__((weak)) double MeasureOverlap();
+}
+// And of the vector unit (src/crypto/sha256_avx512_multi.cpp); weak likewise.
+namespace sha256_avx512_multi {
+__attribute__((weak)) double MeasureAddDepth();
 }
 
 #include <algorithm>
@@ -130,23 +134,26 @@ struct Built {
 // where the CPU has it, and AVX-512 16 ways where wide; otherwise SSE4 (1
 // way), SSE4.1 (4 ways), AVX2 (8 ways), AVX-512 (16 ways), each where the
 // CPU, the OS's XCR0 and the build allow it.
-std::string Expected(const Cpu& cpu, const Built& built, unsigned use, bool wide)
+// SHA256DMulti's lanes (AVX-512, 32 of them where 512-bit adds are `deep`,
+// else 16) follow the CPU, not SHA256D64's choice, and are named last.
+std::string Expected(const Cpu& cpu, const Built& built, unsigned use, bool wide, bool deep)
 {
     using namespace sha256_implementation;
     const bool sse4 = (use & USE_SSE4) && cpu.sse41;
     const bool ymm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0x06) == 0x06;
     const bool zmm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0xe6) == 0xe6;
     const bool avx512 = (use & USE_AVX512) && cpu.avx512fvl && zmm && built.avx512;
+    const std::string multi = !(sse4 && avx512) ? "" : deep ? ",avx512(32way multi)" : ",avx512(16way multi)";
     if (sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani) {
-        if (wide) return "x86_shani(1way,2way,4way,5way)";
-        return std::string("x86_shani(1way,2way)") + (avx512 ? ",avx512(16way)" : "");
+        if (wide) return "x86_shani(1way,2way,4way,5way)" + multi;
+        return std::string("x86_shani(1way,2way)") + (avx512 ? ",avx512(16way)" : "") + multi;
     }
     if (!sse4) return "standard";
     std::string s = "sse4(1way)";
     if (built.sse41) s += ",sse41(4way)";
     if ((use & USE_AVX2) && cpu.avx2 && ymm && built.avx2) s += ",avx2(8way)";
     if (avx512) s += ",avx512(16way)";
-    return s;
+    return s + multi;
 }
 
 struct Mode {
@@ -301,6 +308,41 @@ uint256 RefPair(const uint256& a, const uint256& b)
     return out;
 }
 
+// SHA256DMulti for 0..70 messages (fewer and more than any lane count) of
+// lengths around every padding case and long ones among them, misaligned,
+// with guard bytes around the output.
+void CheckDMulti(const std::string& label, Rng& rng, bool quick)
+{
+    static const size_t LENS[] = {0, 1, 31, 32, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 200, 500, 1000, 5000};
+    std::string why;
+    for (size_t n = 0; n <= 70 && why.empty(); ++n) {
+        if (quick && n > 20 && n != 31 && n != 32 && n != 33 && n != 64 && n != 70) continue;
+        std::vector<std::vector<unsigned char>> msgs(n);
+        std::vector<const unsigned char*> in(n);
+        std::vector<size_t> len(n);
+        std::vector<unsigned char> expect(32 * n);
+        for (size_t i = 0; i < n; ++i) {
+            msgs[i].resize(LENS[rng.Next() % (sizeof(LENS) / sizeof(LENS[0]))] + 3);
+            rng.Fill(msgs[i].data(), msgs[i].size());
+            in[i] = msgs[i].data() + 1 + i % 3;
+            len[i] = msgs[i].size() - 3;
+            const auto first = project::ReferenceSha256(in[i], len[i]);
+            const auto d = project::ReferenceSha256(first.data(), 32);
+            std::copy(d.begin(), d.end(), expect.begin() + 32 * i);
+        }
+        const size_t guard = 16;
+        std::vector<unsigned char> outbuf(32 * n + 2 * guard + 1, 0xa5);
+        SHA256DMulti(outbuf.data() + guard + 1, in.data(), len.data(), n);
+        if (!std::equal(expect.begin(), expect.end(), outbuf.begin() + guard + 1)) {
+            why = std::to_string(n) + " messages: a digest differs from the reference";
+        } else if (std::any_of(outbuf.begin(), outbuf.begin() + guard + 1, [](unsigned char c) { return c != 0xa5; }) ||
+                   std::any_of(outbuf.end() - guard, outbuf.end(), [](unsigned char c) { return c != 0xa5; })) {
+            why = std::to_string(n) + " messages: a guard byte was written";
+        }
+    }
+    Report(why.empty(), label + ": SHA256DMulti of 0..70 messages of 0..5000 bytes vs the project's reference", why);
+}
+
 void CheckMerkle(const std::string& label, Rng& rng)
 {
     std::string why;
@@ -366,7 +408,19 @@ void CheckUpperClean(const std::string& label, const Cpu& cpu)
             break;
         }
     }
-    Report(why.empty(), label + ": SHA256D64 returns with the upper vector state clean (XGETBV(1))", why);
+    std::vector<const unsigned char*> in(40, buf.data());
+    std::vector<size_t> len(40, 300);
+    for (const size_t n : {size_t{40}, size_t{1}}) {
+        if (!why.empty()) break;
+        SHA256DMulti(buf.data() + 32 * 1024, in.data(), len.data(), n);
+        uint32_t lo, hi;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+        if (lo & 0x44) {
+            why = "after SHA256DMulti of " + std::to_string(n) + " messages XINUSE = 0x" +
+                  Hex(reinterpret_cast<unsigned char*>(&lo), 1) + " (upper YMM/ZMM state left in use)";
+        }
+    }
+    Report(why.empty(), label + ": SHA256D64 and SHA256DMulti return with the upper vector state clean (XGETBV(1))", why);
 #else
     (void)label;
     (void)cpu;
@@ -423,11 +477,21 @@ int main(int argc, char** argv)
     const bool wide = overlap >= 3.0, near = overlap > 2.6 && overlap < 3.4;
     std::printf("core_check: SHA unit overlap %.2f sha256rnds2 (four SHA-NI streams %s)\n", overlap,
                 near ? "either way: close to 3" : wide ? "expected" : "not expected");
+    const double depth = cpu.avx512fvl && (cpu.xcr0 & 0xe6) == 0xe6 && built.avx512 && sha256_avx512_multi::MeasureAddDepth
+                             ? sha256_avx512_multi::MeasureAddDepth() : 0;
+    const bool deep = depth >= 4.0, near_deep = depth > 3.4 && depth < 4.6;
+    std::printf("core_check: 512-bit add depth %.2f (32 lanes for SHA256DMulti %s)\n", depth,
+                near_deep ? "either way: close to 4" : deep ? "expected" : "not expected");
     Rng rng{0x5eed2025u};
     for (const Mode& m : MODES) {
         const std::string got = SHA256AutoDetect(m.use);
-        const std::string want = Expected(cpu, built, m.use, wide);
-        const bool ok = got == want || (near && got == Expected(cpu, built, m.use, !wide));
+        const std::string want = Expected(cpu, built, m.use, wide, deep);
+        bool ok = false;
+        for (const bool w : {wide, !wide}) {
+            for (const bool d : {deep, !deep}) {
+                if ((w == wide || near) && (d == deep || near_deep)) ok |= got == Expected(cpu, built, m.use, w, d);
+            }
+        }
         const std::string label = std::string(m.name) + " [" + got + "]";
         Report(ok, std::string("SHA256AutoDetect(") + m.name + ") = '" + got + "'", "expected '" + want + "'");
         CheckD64(label, rng, quick);
@@ -438,6 +502,7 @@ int main(int argc, char** argv)
             CheckNist(label, nist_dir, quick);
         }
         CheckMerkle(label, rng);
+        CheckDMulti(label, rng, quick);
     }
     // The patched default must name the new paths where this CPU has them.
     const std::string def = SHA256AutoDetect();
