@@ -8,6 +8,7 @@
 
 #include <bench/machine.h>
 #include <compat/cpuid.h>
+#include <crypto/sha256_row.h>
 
 #include <cstdint>
 #include <functional>
@@ -66,19 +67,11 @@ struct Note {
     std::string build_key;
 };
 
-//! One row of an implementation registry, as -list-impls and the JSON show it.
-struct ImplRow {
-    std::string family;             //!< "transform", "d64", "fixed" or "multi"
-    std::string name;
-    std::vector<std::string> needs; //!< feature names, empty for none
-    bool built{false};
-    bool supported{false};
-    bool selected{false};           //!< what AutoDetect picks on this CPU
-    std::string why_not;            //!< empty when supported
-    std::string technique;
-    int ways{1};                    //!< inputs, lanes or streams at once
-    bool wide_sha{false};           //!< leads its family's order on a CPU with a wide SHA unit
-    bool uses_transform{false};     //!< runs the selected transform (its speed is that transform's)
+//! One row of an implementation registry, as -list-impls and the JSON show it:
+//! the registry's row, its family and whether AutoDetect picks it.
+struct ImplRow : sha256::Row {
+    std::string family; //!< "transform", "d64", "fixed" or "multi"
+    bool selected{false}; //!< what AutoDetect picks on this CPU
 };
 
 //! One registry's rows (sha256::Implementations(), D64Implementations(), ...)
@@ -87,22 +80,19 @@ template <typename Impl>
 void AddFamily(std::vector<ImplRow>& out, const char* family, const std::vector<Impl>& impls,
                const std::string& selected)
 {
-    for (const auto& impl : impls) {
+    for (const sha256::Row& impl : impls) {
         ImplRow row;
+        static_cast<sha256::Row&>(row) = impl;
         row.family = family;
-        row.name = impl.name;
-        row.needs = SplitFeatures(cpu::FeatureNames(impl.needs_mask));
-        row.built = impl.built;
-        row.supported = impl.supported;
         row.selected = impl.name == selected;
-        row.why_not = impl.why_not;
-        row.technique = impl.technique;
-        row.ways = impl.ways;
-        row.wide_sha = impl.wide_sha;
-        row.uses_transform = impl.uses_transform;
         out.push_back(row);
     }
 }
+
+//! The rows of -list-impls that lead on a CPU whose SHA unit works on several
+//! sha256rnds2 at once (the wide_sha column): those with an order rule on the
+//! SHA-NI overlap.
+bool WideSha(const sha256::Row& row);
 
 //! What a benchmark file registers. `rows` must be cheap (it also serves
 //! -list); `notes` may measure and is called only when tables are run.
@@ -130,6 +120,9 @@ std::vector<Bench> AllBenchmarks();
 std::vector<Note> AllNotes();
 //! Every registry row of every suite, in registry order.
 std::vector<ImplRow> AllImplementations();
+//! For each probe of the CPU model that rows' order rules use: its reading
+//! with its reason (cpu::Describe) and which rows lead because of it.
+std::vector<Note> OrderNotes(const std::vector<ImplRow>& impls);
 
 struct Options {
     std::string filter{".*"};

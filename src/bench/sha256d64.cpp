@@ -211,50 +211,6 @@ void Notes(std::vector<benchmark::Note>& out)
 {
     out.push_back({"Selected SHA256D64", sha256::AutoDetectD64() + "; fixed-size double SHA-256: " +
                                              sha256::CurrentFixedImplementation(), ""});
-    // Why the D64 and multi-buffer orders are what they are on this CPU: the
-    // value, where it came from (an override is reported as set whatever its
-    // value, and a probe as measured even when it measured 0), and the order
-    // that value gives, which is the order the registries use.
-    const double overlap = sha256::ShaniOverlap();
-    const sha256::ProbeSource overlap_from = sha256::ShaniOverlapSource();
-    char text[320];
-    {
-        char where[64];
-        const char* order = "the registry order";
-        if (overlap >= sha256::WIDE_SHA_OVERLAP) {
-            std::snprintf(where, sizeof(where), "at least %.0f", sha256::WIDE_SHA_OVERLAP);
-            order = "the wide_sha rows (SHA-NI streams) lead the D64 and multi-buffer orders";
-        } else if (overlap >= sha256::STREAMS_SHA_OVERLAP) {
-            std::snprintf(where, sizeof(where), "at least %.1f, below %.0f", sha256::STREAMS_SHA_OVERLAP,
-                          sha256::WIDE_SHA_OVERLAP);
-            order = "the wide_sha rows lead the other SHA-NI rows of the D64 and multi-buffer orders";
-        } else {
-            std::snprintf(where, sizeof(where), "below %.1f", sha256::STREAMS_SHA_OVERLAP);
-        }
-        if (overlap_from == sha256::ProbeSource::Absent) {
-            std::snprintf(text, sizeof(text), "none (no SHA-NI on this CPU or in this build): %s", order);
-        } else {
-            std::snprintf(text, sizeof(text), "%.2f sha256rnds2 at once (latency / issue interval, %s); %s, so %s",
-                          overlap, overlap_from == sha256::ProbeSource::Environment ? "set by SHA256BENCH_SHANI_OVERLAP" : "measured",
-                          where, order);
-        }
-    }
-    out.push_back({"SHA-NI overlap", text, ""});
-    const double depth = sha256::Avx512AddDepth();
-    const sha256::ProbeSource depth_from = sha256::Avx512AddDepthSource();
-    {
-        const bool deep = depth >= sha256::DEEP_LANES_DEPTH;
-        const char* order = deep ? "the multi-buffer rows with two registers a word (avx512_32way) lead those with one"
-                                 : "the multi-buffer rows with two registers a word (avx512_32way) follow those with one";
-        if (depth_from == sha256::ProbeSource::Absent) {
-            std::snprintf(text, sizeof(text), "none (no AVX-512 on this CPU or in this build): %s", order);
-        } else {
-            std::snprintf(text, sizeof(text), "%.2f 512-bit adds at once (latency / issue interval, %s); %s %.0f, so %s",
-                          depth, depth_from == sha256::ProbeSource::Environment ? "set by SHA256BENCH_AVX512_ADD_DEPTH" : "measured",
-                          deep ? "at least" : "below", sha256::DEEP_LANES_DEPTH, order);
-        }
-    }
-    out.push_back({"AVX-512 add depth", text, ""});
 }
 
 void Impls(std::vector<benchmark::ImplRow>& out)

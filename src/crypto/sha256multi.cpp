@@ -426,48 +426,47 @@ void SecondOneWaySelected(const MultiRow&, unsigned char* out, size_t count)
 // into blocks and states (with AVX-512 lanes on Zen 5: 46 cycles a digest
 // against 66).
 template <size_t K>
-constexpr MultiRow LanesRow(const char* technique, int wide_rank = 0)
+constexpr MultiRow LanesRow(const char* technique)
 {
     constexpr const kernel::Kernel& k = kernel::KERNELS[K];
     static_assert(k.shape == Shape::Lanes, "a lanes row needs a Lanes kernel");
     constexpr size_t H = kernel::Lookup(k.name, Shape::Hash32);
     if constexpr (H == kernel::KERNEL_COUNT) {
-        return {registry::From(k, technique, wide_rank), &ScheduleLanes<k.ways>, &SecondHashLanes<k.ways>, k.lanes,
+        return {registry::From(k, technique), &ScheduleLanes<k.ways>, &SecondHashLanes<k.ways>, k.lanes,
                 nullptr, nullptr, nullptr};
     } else {
         constexpr const kernel::Kernel& hash32 = kernel::KERNELS[H];
         static_assert(hash32.ways == k.ways && hash32.needs == k.needs && hash32.source == k.source,
                       "a lanes row's Hash32 kernel has its Lanes kernel's width, needs and source");
-        return {registry::From(k, technique, wide_rank), &ScheduleLanes<k.ways>, &SecondHashKernel<k.ways>, k.lanes,
+        return {registry::From(k, technique), &ScheduleLanes<k.ways>, &SecondHashKernel<k.ways>, k.lanes,
                 nullptr, hash32.hash, nullptr};
     }
 }
 
 template <size_t K>
-constexpr MultiRow StreamsRow(const char* technique, int wide_rank = 0, bool deep_lanes = false)
+constexpr MultiRow StreamsRow(const char* technique)
 {
     constexpr const kernel::Kernel& jobs = kernel::KERNELS[K];
     constexpr const kernel::Kernel& hash32 = kernel::Get(jobs.name, Shape::Hash32);
     static_assert(jobs.shape == Shape::Jobs && hash32.ways == jobs.ways, "a streams row needs Jobs and Hash32 kernels of one width");
-    registry::Base b = registry::From(jobs, technique, wide_rank);
+    registry::Base b = registry::From(jobs, technique);
     b.needs |= hash32.needs;
     b.built = jobs.Built() && hash32.Built();
-    b.deep_lanes = deep_lanes;
     return {b, &ScheduleStreams<jobs.ways>, &SecondHashKernel<jobs.ways>, nullptr, jobs.jobs, hash32.hash, nullptr};
 }
 
 template <size_t K>
-constexpr MultiRow OneWayRow(const char* technique, int wide_rank = 0)
+constexpr MultiRow OneWayRow(const char* technique)
 {
     constexpr const kernel::Kernel& k = kernel::KERNELS[K];
     static_assert(k.shape == Shape::Transform, "a 1-way row needs a Transform kernel");
-    return {registry::From(k, technique, wide_rank), &OneWayOwn, &SecondOneWayOwn, nullptr, nullptr, nullptr,
+    return {registry::From(k, technique), &OneWayOwn, &SecondOneWayOwn, nullptr, nullptr, nullptr,
             k.transform};
 }
 
 constexpr MultiRow SelectedTransformRow(const char* name, const char* technique)
 {
-    return {{name, 0, true, kernel::Source::Portable, 1, technique, 0, true}, &OneWaySelected, &SecondOneWaySelected,
+    return {{name, 0, true, kernel::Source::Portable, 1, technique, true, {}}, &OneWaySelected, &SecondOneWaySelected,
             nullptr, nullptr, nullptr, nullptr};
 }
 
@@ -480,18 +479,21 @@ using kernel::Find;
 #endif
 
 // Order is AutoDetectMulti's preference, fastest first, from bench_bitcoin's
-// "txids of a block" table (doc/multi.md). On a CPU with a wide SHA unit the
-// rows with a wide rank lead (Registry::Order), on a middling one they lead the
-// other SHA-NI rows, as for D64. The 1-way loop with
-// the SHA-NI transform (~2.5 cycles/byte) beats 8 AVX2 lanes (~3.7) and 4
-// SSE4.1 lanes; "oneway", Bitcoin Core's loop, runs everywhere.
+// "txids of a block" table (doc/multi.md). The SHA-NI stream rows carry the
+// streams' order rules, as for D64 (StreamsLeading). The 1-way loop with the
+// SHA-NI transform beats the AVX2 and SSE4.1 lanes; "oneway", Bitcoin Core's
+// loop, runs everywhere.
 constexpr MultiRow ROWS[] = {
-    // Ahead of 16 lanes where 512-bit adds are DEEP_LANES_DEPTH or more deep, else behind (Avx512AddDepth).
-    StreamsRow<Find("avx512_32way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 32 in two registers a word, a job kernel", 0, true),
     StreamsRow<Find("avx512_16way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 16, a job kernel (the D64 lane algorithm)"),
-    StreamsRow<Find("shani_2way", Shape::Jobs)>("SHA-NI, two messages as two interleaved streams (assembly)", 2),
+    // Two registers of lanes a word fill the gaps of each other's chain of
+    // dependent operations where the vector unit works on several 512-bit adds
+    // at once: then ahead of the AVX-512 rows with one (a decision from the
+    // measured runs of doc/results/, doc/multi.md).
+    registry::Leading(StreamsRow<Find("avx512_32way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 32 in two registers a word, a job kernel"),
+                      {cpu::Probe::Avx512AddDepth, 4.0, kernel::AVX512_NEEDS, 1}),
+    StreamsLeading(StreamsRow<Find("shani_2way", Shape::Jobs)>("SHA-NI, two messages as two interleaved streams (assembly)"), 2),
     OneWayRow<Find("shani", Shape::Transform)>("SHA-NI transform, one message at a time"),
-    StreamsRow<Find("shani_4way", Shape::Jobs)>("SHA-NI, four messages as four interleaved streams (assembly)", 1),
+    StreamsLeading(StreamsRow<Find("shani_4way", Shape::Jobs)>("SHA-NI, four messages as four interleaved streams (assembly)"), 1),
     LanesRow<Find("avx2_8way", Shape::Lanes)>(AVX2_8WAY_TECHNIQUE),
     LanesRow<Find("sse41_4way", Shape::Lanes)>("SSE4.1, one message per 32-bit lane of 4"),
     SelectedTransformRow("oneway", "CSHA256 per message with the selected transform (as Bitcoin Core)"),

@@ -10,7 +10,6 @@
 #pragma GCC optimize("O3", "no-schedule-insns2", "no-tree-reassoc")
 #endif
 
-#include <crypto/sha256_internal.h>
 #include <crypto/sha256_jobs.h>
 #include <crypto/sha256_kernels.h>
 
@@ -282,56 +281,7 @@ SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job*
     return static_cast<size_t>(next - job);
 }
 
-// Ticks of 4096 vpaddd zmm: kind 0 one dependent chain, 1 sixteen
-// independent chains, 2 none (the timing's own cost).
-uint64_t AddTicks(int kind)
-{
-    _mm_lfence();
-    const uint64_t t0 = __rdtsc();
-    _mm_lfence();
-    if (kind == 0) {
-        __asm__ volatile("mov $32, %%ecx\n1:\n\t.rept 128\n\tvpaddd %%zmm16, %%zmm0, %%zmm0\n\t.endr\n\t"
-                         "dec %%ecx\n\tjnz 1b"
-                         ::: "ecx", "xmm0", "cc");
-    } else if (kind == 1) {
-        __asm__ volatile("mov $32, %%ecx\n1:\n\t.rept 8\n\t"
-                         "vpaddd %%zmm16, %%zmm0, %%zmm0\n\tvpaddd %%zmm16, %%zmm1, %%zmm1\n\t"
-                         "vpaddd %%zmm16, %%zmm2, %%zmm2\n\tvpaddd %%zmm16, %%zmm3, %%zmm3\n\t"
-                         "vpaddd %%zmm16, %%zmm4, %%zmm4\n\tvpaddd %%zmm16, %%zmm5, %%zmm5\n\t"
-                         "vpaddd %%zmm16, %%zmm6, %%zmm6\n\tvpaddd %%zmm16, %%zmm7, %%zmm7\n\t"
-                         "vpaddd %%zmm16, %%zmm8, %%zmm8\n\tvpaddd %%zmm16, %%zmm9, %%zmm9\n\t"
-                         "vpaddd %%zmm16, %%zmm10, %%zmm10\n\tvpaddd %%zmm16, %%zmm11, %%zmm11\n\t"
-                         "vpaddd %%zmm16, %%zmm12, %%zmm12\n\tvpaddd %%zmm16, %%zmm13, %%zmm13\n\t"
-                         "vpaddd %%zmm16, %%zmm14, %%zmm14\n\tvpaddd %%zmm16, %%zmm15, %%zmm15\n\t.endr\n\t"
-                         "dec %%ecx\n\tjnz 1b"
-                         ::: "ecx", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
-                           "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc");
-    }
-    _mm_lfence();
-    return __rdtsc() - t0;
-}
-
 } // namespace
-
-double sha256::detail::MeasureAvx512AddDepth()
-{
-    // How many independent 512-bit adds the vector unit works on at once: a
-    // dependent add's latency over the interval at which independent ones
-    // issue (sixteen chains; a depth above 16 reads as 16). Where it is 4 or
-    // more, one register of lanes a word leaves the unit idle for most of
-    // each round's chain (sha256.h, DEEP_LANES_DEPTH). Best of seven, the
-    // kinds alternating, the timing's own cost taken off both (as
-    // MeasureShaniOverlap, and for the same reasons).
-    uint64_t chain = ~uint64_t{0}, spread = ~uint64_t{0}, none = ~uint64_t{0};
-    for (int run = 0; run < 7; ++run) {
-        chain = std::min(chain, AddTicks(0));
-        spread = std::min(spread, AddTicks(1));
-        none = std::min(none, AddTicks(2));
-    }
-    _mm256_zeroupper();
-    if (spread <= none || chain <= none) return 0.0;
-    return static_cast<double>(chain - none) / static_cast<double>(spread - none);
-}
 
 void sha256::kernel::avx512_16way_hash32(unsigned char* out, const unsigned char* in)
 {

@@ -235,14 +235,16 @@ check "bench: overlap 1.6 keeps the registry order in d64 (a SHA-NI row before a
 check "bench: ... and in multi" -- streams_lead multi no
 check "bench: ... and the first row of d64" -- first_not_wide d64
 check "bench: ... and of multi" -- first_not_wide multi
-expect 0 "^SHA-NI overlap: 4.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 3" \
+# The header line is the CPU model's reading with its reason (cpu::Describe),
+# then which rows the rules on it move, named from the registries' rows.
+expect 0 "^SHA-NI overlap: 4.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 3, so d64: shani_5way, shani_4way, shani_3way lead every row; multi: shani_4way, shani_2way lead every row$" \
   "bench: the header says which overlap ordered the rows" -- env SHA256BENCH_SHANI_OVERLAP=4 "$B" $QUICK
-expect 0 "^SHA-NI overlap: 2.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 1.7, below 3, so the wide_sha rows lead the other SHA-NI rows" \
+expect 0 "^SHA-NI overlap: 2.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 1.7, below 3, so d64: shani_5way, shani_4way, shani_3way lead the sha-ni rows; multi: shani_4way, shani_2way lead the sha-ni rows$" \
   "bench: ... and in the middle band" -- env SHA256BENCH_SHANI_OVERLAP=2 "$B" $QUICK
 # An override of 0 is reported as set (not as "no SHA-NI"), with the order it gives.
-expect 0 "^SHA-NI overlap: 0.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); below 1.7, so the registry order" \
+expect 0 "^SHA-NI overlap: 0.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); below 1.7, so the listed orders$" \
   "bench: SHA256BENCH_SHANI_OVERLAP=0 is reported as set" -- env SHA256BENCH_SHANI_OVERLAP=0 "$B" $QUICK
-expect 0 "^SHA-NI overlap: none (no SHA-NI on this CPU or in this build): the registry order" \
+expect 0 "^SHA-NI overlap: none (no SHA-NI on this CPU or in this build); the listed orders$" \
   "bench: with SHA-NI hidden and no override, the header says there is none" -- env SHA256BENCH_HIDE_FEATURES=sha-ni "$B" $QUICK
 
 # SHA256BENCH_AVX512_ADD_DEPTH replaces the measured depth of 512-bit adds: 8
@@ -260,14 +262,14 @@ env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_32way avx512_16way$" "bench: add depth 8 lists avx512_32way right before avx512_16way" -- multi_pair
 env SHA256BENCH_AVX512_ADD_DEPTH=2 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 2 lists it right after" -- multi_pair
-expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so the multi-buffer rows with two registers a word (avx512_32way) lead those with one" \
+expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so multi: avx512_32way leads the avx512f avx512vl rows$" \
   "bench: the header says which depth ordered the AVX-512 rows" -- env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" $QUICK
 # A depth of 0, set or absent, puts avx512_32way behind avx512_16way: the header says that order, and how the 0 came.
 env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 0 lists avx512_32way right after avx512_16way" -- multi_pair
-expect 0 "^AVX-512 add depth: 0.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); below 4, so the multi-buffer rows with two registers a word (avx512_32way) follow those with one" \
+expect 0 "^AVX-512 add depth: 0.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); below 4, so the listed orders$" \
   "bench: SHA256BENCH_AVX512_ADD_DEPTH=0 is reported as set, with that order" -- env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" $QUICK
-expect 0 "^AVX-512 add depth: none (no AVX-512 on this CPU or in this build): the multi-buffer rows with two registers a word (avx512_32way) follow those with one" \
+expect 0 "^AVX-512 add depth: none (no AVX-512 on this CPU or in this build); the listed orders$" \
   "bench: with every feature hidden, the header says there is none and the order that gives" -- env SHA256BENCH_HIDE_FEATURES=all "$B" $QUICK
 
 # A full sanity run with every output format.
@@ -405,22 +407,41 @@ if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/nul
     # shellcheck disable=SC2086 # CXX and the flags are word lists
     check "core export: $path compiles alone, warning-free (-Wall -Wextra -Werror)" -- \
       $CXX -O2 $flags $dflags -Wall -Wextra -Werror -c "$tmp/core/$path" -o "$tmp/core.o"
-    # shellcheck disable=SC2086
-    $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -O2 $flags -c "$TOP_SRCDIR/$src" -o "$tmp/project.o" > "$tmp/cc" 2>&1
-    expect 0 "same code" "core export: $func is $kernel, instruction for instruction" -- \
-      python3 "$E" --same-code "$path" "$tmp/core.o" "$tmp/project.o"
+    # Each project source the file takes functions from (the kernel's, and the
+    # CPU model's probes where Core's dispatch asks them too), with the same flags.
+    objs= n=0
+    for s in $src; do
+      n=$((n + 1))
+      # shellcheck disable=SC2086
+      $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -O2 $flags -c "$TOP_SRCDIR/$s" -o "$tmp/project$n.o" > "$tmp/cc" 2>&1
+      objs="$objs $tmp/project$n.o"
+    done
+    # shellcheck disable=SC2086 # one object per source
+    expect 0 "same code" "core export: $func is $kernel, instruction for instruction (from $src)" -- \
+      python3 "$E" --same-code "$path" "$tmp/core.o" $objs
     sed 's/(out, in\([,)]\)/(out, in + 64\1/' "$tmp/core/$path" > "$tmp/mutant.cpp"
     # shellcheck disable=SC2086
     $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+    # shellcheck disable=SC2086
     expect nonzero "different code" "core export: ... and a changed $path is caught" -- \
-      python3 "$E" --same-code "$path" "$tmp/mutant.o" "$tmp/project.o"
+      python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
     # A kernel the exported function calls out of line is compared too.
     if grep -q 'k\.Run(out, in, nbatch);' "$tmp/core/$path"; then
       sed 's/k\.Run(out, in, nbatch);/k.Run(out, in + 64, nbatch);/' "$tmp/core/$path" > "$tmp/mutant.cpp"
       # shellcheck disable=SC2086
       $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+      # shellcheck disable=SC2086
       expect nonzero "different code" "core export: ... and a change in the kernel $func calls is caught" -- \
-        python3 "$E" --same-code "$path" "$tmp/mutant.o" "$tmp/project.o"
+        python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
+    fi
+    # The CPU model's probe, where the file carries one, is compared too.
+    if grep -q ' s = ticks(1),' "$tmp/core/$path"; then
+      sed 's/ s = ticks(1),/ s = ticks(0),/' "$tmp/core/$path" > "$tmp/mutant.cpp"
+      # shellcheck disable=SC2086
+      $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+      # shellcheck disable=SC2086
+      expect nonzero "different code" "core export: ... and a change in its probe of the CPU model is caught" -- \
+        python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
     fi
   done < "$tmp/exports.tsv"
 else

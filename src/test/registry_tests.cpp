@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The transform registry: listing, selection by name, AutoDetect and its self-test.
+#include <compat/cpu_model.h>
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
@@ -98,6 +99,32 @@ BOOST_AUTO_TEST_CASE(extra_d64_and_multi_rows_are_listed)
     SHA256D64(one, in, 13);
     BOOST_CHECK(std::memcmp(six, one, sizeof(six)) == 0);
     sha256::SetD64Implementation(before);
+}
+
+// The test-only probe of the CPU model and the test-only rule on it: a probe
+// and a rule are the CPU model's table line and the row's declaration, nothing
+// else. portable_6way leads every D64 row where SHA256BENCH_TEST_PROBE is 2 or
+// more (ci/extra-row.sh sets it), and keeps its listed place (just before
+// basic) where the probe reads less (its measurement: 0).
+BOOST_AUTO_TEST_CASE(extra_probe_orders_its_row)
+{
+    const cpu::Reading r = cpu::Read(cpu::Probe::TestProbe);
+    BOOST_CHECK(r.source == (std::getenv("SHA256BENCH_TEST_PROBE") ? cpu::Source::Environment : cpu::Source::Measured));
+    const auto d64 = sha256::D64Implementations();
+    size_t at = d64.size();
+    for (size_t i = 0; i < d64.size(); ++i) {
+        if (d64[i].name != "portable_6way") continue;
+        at = i;
+        BOOST_REQUIRE_EQUAL(d64[i].leads.size(), 1u);
+        BOOST_CHECK(d64[i].leads[0].probe == cpu::Probe::TestProbe);
+    }
+    BOOST_REQUIRE(at < d64.size());
+    if (r.value >= d64[at].leads[0].at_least) {
+        BOOST_CHECK_EQUAL(at, 0u);
+    } else {
+        BOOST_CHECK_EQUAL(at, d64.size() - 2);
+    }
+    BOOST_TEST_MESSAGE("  test probe " << cpu::Describe(cpu::Probe::TestProbe) << ": portable_6way at " << at);
 }
 #endif
 

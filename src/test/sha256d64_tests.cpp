@@ -3,6 +3,7 @@
 // those shapes, and every registry row, that this CPU supports against CSHA256,
 // through the ABI trampoline, misaligned, in place and against guard pages.
 // Kernels and rows the CPU cannot run are named, never called.
+#include <compat/cpu_model.h>
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
@@ -208,32 +209,27 @@ BOOST_AUTO_TEST_CASE(autodetect_picks_first_supported_row)
     sha256::SetD64Implementation(before);
 }
 
-// The D64 and multi-buffer orders follow the SHA unit: the wide_sha rows lead
-// every row from WIDE_SHA_OVERLAP on, lead the other SHA-NI rows from
-// STREAMS_SHA_OVERLAP on, and keep their listed places below it (ci/test-all.sh
-// runs this suite with SHA256BENCH_SHANI_OVERLAP at 0, 2 and 4, whatever this CPU is).
+// The D64 and multi-buffer orders follow the SHA unit: the rows with an order
+// rule on the SHA-NI overlap (the wide_sha rows of -list-impls) lead every row
+// from their rules' higher threshold on, lead the other SHA-NI rows from the
+// lower one on, and keep their listed places below it (ci/test-all.sh runs
+// this suite with SHA256BENCH_SHANI_OVERLAP at 0, 2 and 4, whatever this CPU is).
 BOOST_AUTO_TEST_CASE(preference_order_follows_the_sha_unit)
 {
-    const double overlap = sha256::ShaniOverlap();
-    const bool wide = overlap >= sha256::WIDE_SHA_OVERLAP;
-    const bool streams = !wide && overlap >= sha256::STREAMS_SHA_OVERLAP;
+    const double overlap = cpu::Read(cpu::Probe::ShaniOverlap).value;
     // Measured only where this build can run SHA-NI code (not with
-    // DISABLE_OPTIMIZED_SHA256, not with sha-ni hidden).
+    // DISABLE_OPTIMIZED_SHA256, not with sha-ni hidden): a dependent chain
+    // cannot beat independent ones, and no SHA unit overlaps 16.
     bool shani = false;
     for (const auto& impl : sha256::D64Implementations()) shani |= impl.supported && (impl.needs_mask & cpu::SHANI);
-    if (!std::getenv("SHA256BENCH_SHANI_OVERLAP")) {
-        // Measured: a dependent chain cannot beat independent ones, and no SHA unit overlaps 16.
-        if (shani) {
-            BOOST_CHECK_MESSAGE(overlap >= 0.8 && overlap <= 16, "measured overlap " << overlap);
-        } else {
-            BOOST_CHECK_EQUAL(overlap, 0.0);
-        }
-    }
+    test::CheckReading(cpu::Probe::ShaniOverlap, shani, 0.8, 16);
     struct R {
         std::string name;
         bool wide, shani;
     };
-    auto check = [&](const char* family, const std::vector<R>& rows) {
+    auto check = [&](const char* family, const std::vector<R>& rows, double every_row, double shani_rows) {
+        const bool wide = overlap >= every_row;
+        const bool streams = !wide && overlap >= shani_rows;
         int wide_rows = 0;
         size_t last_wide = 0, first_other = rows.size(), first_other_shani = rows.size(), first_wide = rows.size();
         for (size_t i = 0; i < rows.size(); ++i) {
@@ -246,13 +242,13 @@ BOOST_AUTO_TEST_CASE(preference_order_follows_the_sha_unit)
                 if (rows[i].shani) first_other_shani = std::min(first_other_shani, i);
             }
         }
-        BOOST_REQUIRE_MESSAGE(wide_rows > 0, family << ": no wide_sha row");
+        BOOST_REQUIRE_MESSAGE(wide_rows > 0, family << ": no row with a rule on the SHA-NI overlap");
         if (wide) {
             BOOST_CHECK_MESSAGE(last_wide < first_other, family << ": a wide_sha row after another row at overlap " << overlap);
         } else {
             BOOST_CHECK_MESSAGE(!rows[0].wide, family << ": a wide_sha row leads at overlap " << overlap);
             // Together, and ahead of every other SHA-NI row exactly in the middle band
-            // (the listed order has a SHA-NI row before a wide one: Sapphire Rapids' two streams).
+            // (the listed order has a SHA-NI row before a wide one: fewer streams where the unit is narrow).
             const bool ahead = last_wide < first_other_shani && last_wide - first_wide + 1 == static_cast<size_t>(wide_rows);
             BOOST_CHECK_MESSAGE(ahead == streams, family << ": at overlap " << overlap << " the wide_sha rows "
                                                           << (ahead ? "lead" : "do not lead") << " the other SHA-NI rows");
@@ -260,11 +256,31 @@ BOOST_AUTO_TEST_CASE(preference_order_follows_the_sha_unit)
         BOOST_TEST_MESSAGE("  " << family << " order at SHA-NI overlap " << overlap << ": first " << rows[0].name
                                 << ", first wide_sha " << rows[first_wide].name);
     };
-    std::vector<R> d64, multi;
-    for (const auto& impl : sha256::D64Implementations()) d64.push_back({impl.name, impl.wide_sha, (impl.needs_mask & cpu::SHANI) != 0});
-    for (const auto& impl : sha256::MultiImplementations()) multi.push_back({impl.name, impl.wide_sha, (impl.needs_mask & cpu::SHANI) != 0});
-    check("d64", d64);
-    check("multi", multi);
+    // Each family's rows, and the two thresholds their rules declare: every
+    // rule on the overlap leads every row or the SHA-NI rows.
+    auto rows_of = [](const auto& impls, double& every_row, double& shani_rows) {
+        std::vector<R> rows;
+        every_row = shani_rows = -1;
+        for (const auto& impl : impls) {
+            bool wide = false;
+            for (const sha256::Lead& l : impl.leads) {
+                if (l.probe != cpu::Probe::ShaniOverlap) continue;
+                wide = true;
+                BOOST_CHECK_MESSAGE(l.ahead_of == 0 || l.ahead_of == cpu::SHANI, impl.name << ": a rule ahead of " << l.ahead_of);
+                double& t = l.ahead_of ? shani_rows : every_row;
+                BOOST_CHECK_MESSAGE(t < 0 || t == l.at_least, impl.name << ": another threshold " << l.at_least);
+                t = l.at_least;
+            }
+            rows.push_back({impl.name, wide, (impl.needs_mask & cpu::SHANI) != 0});
+        }
+        BOOST_CHECK_MESSAGE(shani_rows > 0 && every_row > shani_rows, "thresholds " << shani_rows << ", " << every_row);
+        return rows;
+    };
+    double every_row, shani_rows;
+    const std::vector<R> d64 = rows_of(sha256::D64Implementations(), every_row, shani_rows);
+    check("d64", d64, every_row, shani_rows);
+    const std::vector<R> multi = rows_of(sha256::MultiImplementations(), every_row, shani_rows);
+    check("multi", multi, every_row, shani_rows);
 }
 
 BOOST_AUTO_TEST_CASE(self_test_rejects_wrong_kernels)

@@ -3,6 +3,7 @@
 // CSHA256 (once and twice), on random sets of sizes and counts, misaligned and
 // aliasing inputs, inputs against guard pages, a few multi-megabyte messages,
 // and a mainnet transaction's known txid. Rows the CPU cannot run are named.
+#include <compat/cpu_model.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
 #include <crypto/sha256_kernels.h>
@@ -90,29 +91,30 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
 }
 
 // The rows with two registers of lanes a word follow the vector unit's depth:
-// ahead of the row after them (one register a word) from DEEP_LANES_DEPTH on,
-// behind it below (ci/test-all.sh runs this suite with
+// ahead of the row after them (one register a word) from their rule's
+// threshold on, behind it below (ci/test-all.sh runs this suite with
 // SHA256BENCH_AVX512_ADD_DEPTH at 2 and 8, whatever this CPU is).
 BOOST_AUTO_TEST_CASE(two_register_rows_follow_the_add_depth)
 {
-    const double depth = sha256::Avx512AddDepth();
+    const double depth = cpu::Read(cpu::Probe::Avx512AddDepth).value;
+    // Measured: every AVX-512 CPU has two 512-bit adders or adds taking more
+    // than a cycle (at least 2), and sixteen chains are the most the probe reads.
     bool avx512 = false;
     for (const auto& impl : sha256::MultiImplementations()) avx512 |= impl.supported && (impl.needs_mask & cpu::AVX512F);
-    if (!std::getenv("SHA256BENCH_AVX512_ADD_DEPTH")) {
-        // Measured: every AVX-512 CPU has two 512-bit adders or adds taking more than a
-        // cycle (at least 2), and sixteen chains are the most the probe reads.
-        if (avx512) {
-            BOOST_CHECK_MESSAGE(depth >= 1.5 && depth <= 17, "measured depth " << depth);
-        } else {
-            BOOST_CHECK_EQUAL(depth, 0.0);
+    test::CheckReading(cpu::Probe::Avx512AddDepth, avx512, 1.5, 17);
+    std::vector<std::string> names;
+    double threshold = -1;
+    for (const auto& impl : sha256::MultiImplementations()) {
+        names.push_back(impl.name);
+        for (const sha256::Lead& l : impl.leads) {
+            if (l.probe == cpu::Probe::Avx512AddDepth && impl.name == "avx512_32way") threshold = l.at_least;
         }
     }
-    std::vector<std::string> names;
-    for (const auto& impl : sha256::MultiImplementations()) names.push_back(impl.name);
+    BOOST_REQUIRE_MESSAGE(threshold > 0, "avx512_32way has no rule on the AVX-512 add depth");
     const auto at = [&names](const char* name) { return std::find(names.begin(), names.end(), name) - names.begin(); };
     const auto two = at("avx512_32way"), one = at("avx512_16way");
     BOOST_REQUIRE(two < static_cast<long>(names.size()) && one < static_cast<long>(names.size()));
-    const bool deep = depth >= sha256::DEEP_LANES_DEPTH;
+    const bool deep = depth >= threshold;
     BOOST_CHECK_MESSAGE(deep ? two + 1 == one : one + 1 == two,
                         "at depth " << depth << ": avx512_32way at " << two << ", avx512_16way at " << one);
     BOOST_TEST_MESSAGE("  AVX-512 add depth " << depth << ": " << names[std::min(two, one)] << " before "

@@ -8,12 +8,31 @@
 #include <algorithm>
 #include <stdexcept>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace test {
+
+void CheckReading(cpu::Probe probe, bool runs, double lo, double hi)
+{
+    const cpu::ProbeInfo& info = cpu::Info(probe);
+    const cpu::Reading r = cpu::Read(probe);
+    BOOST_TEST_CONTEXT(info.name << ": " << cpu::Describe(probe))
+    {
+        if (std::getenv(info.env)) {
+            BOOST_CHECK(r.source == cpu::Source::Environment);
+        } else if (runs) {
+            BOOST_CHECK(r.source == cpu::Source::Measured);
+            BOOST_CHECK(r.value >= lo && r.value <= hi);
+        } else {
+            BOOST_CHECK(r.source == cpu::Source::Absent);
+            BOOST_CHECK_EQUAL(r.value, 0.0);
+        }
+    }
+}
 
 std::string KernelWhyNot(const sha256::kernel::Kernel& k)
 {

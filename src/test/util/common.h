@@ -4,6 +4,7 @@
 #ifndef SHA256BENCH_TEST_UTIL_COMMON_H
 #define SHA256BENCH_TEST_UTIL_COMMON_H
 
+#include <compat/cpu_model.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_kernels.h>
 
@@ -24,6 +25,11 @@ using Digest = std::array<unsigned char, CSHA256::OUTPUT_SIZE>;
 //! CPU runs (checkasm-style: tests iterate the table, never a list of their
 //! own). Each one it leaves out is logged once per call as "not run: <name>: why".
 std::vector<const sha256::kernel::Kernel*> RunnableKernels(sha256::kernel::Shape shape);
+
+//! Checks a reading of the CPU model that an order rule uses: set by its
+//! environment variable where that is set; else measured where a row that
+//! needs the unit runs (`runs`), within [lo, hi]; else absent and 0.
+void CheckReading(cpu::Probe probe, bool runs, double lo, double hi);
 
 //! Empty when this build has kernel k and the CPU runs it, else why not.
 std::string KernelWhyNot(const sha256::kernel::Kernel& k);
