@@ -53,11 +53,14 @@ class ExportError(Exception):
 # element names another project source the function comes from), in <path>,
 # compiled where Core's build defines every macro of <defines> (and gives the
 # file <flags>). Every other function of those sources with external linkage
-# (the project's other kernels and probes) stays behind.
+# (the project's other kernels and probes) stays behind, and so do the headers
+# of <source> that <headers> does not name (a kernel file holds every kernel of
+# its instruction set; Core's file gets the technique of its kernel only).
 EXPORTS = [
     {
         "path": "src/crypto/sha256_avx512.cpp",
-        "source": "crypto/sha256d64_avx512.cpp",
+        "source": "crypto/sha256_avx512.cpp",
+        "headers": ["crypto/sha256_lanes_avx512.h"],
         "namespace": "sha256d64_avx512",
         "functions": [("sha256::kernel::avx512_16way_d64", "Transform_16way")],
         "defines": ["ENABLE_AVX512"],
@@ -66,7 +69,8 @@ EXPORTS = [
     },
     {
         "path": "src/crypto/sha256_x86_shani_4way.cpp",
-        "source": "crypto/sha256d64_shani_ring.cpp",
+        "source": "crypto/sha256_x86_shani.cpp",
+        "headers": ["crypto/sha256_x86_shani_ring.h"],
         "namespace": "sha256d64_x86_shani",
         # The CPU model's probe too: Core's dispatch takes four streams where they pay off.
         "functions": [("sha256::kernel::shani_4way_d64", "Transform_4way"),
@@ -77,7 +81,8 @@ EXPORTS = [
     },
     {
         "path": "src/crypto/sha256_avx512_multi.cpp",
-        "source": "crypto/sha256multi_avx512.cpp",
+        "source": "crypto/sha256_avx512.cpp",
+        "headers": ["crypto/sha256_lanes_avx512.h", "crypto/sha256_lanes_avx512_jobs.h"],
         "namespace": "sha256_avx512_multi",
         # The CPU model's probe too: Core's dispatch takes 32 lanes where 512-bit adds are deep.
         "functions": [("sha256::kernel::avx512_16way_jobs", "Jobs_16way"),
@@ -91,7 +96,8 @@ EXPORTS = [
     },
     {
         "path": "src/crypto/sha256_x86_shani_5way.cpp",
-        "source": "crypto/sha256d64_shani_stagger.cpp",
+        "source": "crypto/sha256_x86_shani.cpp",
+        "headers": ["crypto/sha256_x86_shani_stagger.h"],
         "namespace": "sha256d64_x86_shani",
         "functions": [("sha256::kernel::shani_5way_d64_batch", "Transform_5way_batches")],
         "defines": ["ENABLE_SSE41", "ENABLE_X86_SHANI"],
@@ -114,7 +120,8 @@ KEPT = {h["source"]: h["path"][len("src/"):] for h in HEADERS}
 # Project headers that may be inlined; any other project include is an error
 # (it would pull the project's own API into Core).
 INLINED = {"crypto/sha256_constants.h", "crypto/sha256_lanes.h", "crypto/sha256_lanes_avx512.h",
-           "crypto/sha256_shani_ring.h", "crypto/sha256_shani_stagger.h"}
+           "crypto/sha256_lanes_avx512_jobs.h", "crypto/sha256_x86_shani_ring.h", "crypto/sha256_x86_shani_stagger.h",
+           "crypto/sha256_x86_shani_streams.h"}
 LEFT_OUT = {"crypto/sha256_kernels.h", "crypto/sha256_internal.h", "compat/cpu_model.h"}
 # The line that opens the #if around a source's code, whose #endif ends the
 # file: Core's guard (<defines>) takes the place of both.
@@ -158,8 +165,9 @@ def strip_header(lines, rel):
     return out[:i] + out[i + 2:last]
 
 
-def flatten(lines, rel, seen, system):
-    """lines with project includes inlined once and system includes collected in `system`."""
+def flatten(lines, rel, seen, system, only=None):
+    """lines with project includes inlined once and system includes collected in
+    `system`; where `only` is given, the project headers it does not name are left out."""
     out = []
     for line in lines:
         m = INCLUDE.match(line)
@@ -167,7 +175,7 @@ def flatten(lines, rel, seen, system):
             out.append(line)
             continue
         inc = m.group(1)
-        if inc in LEFT_OUT:
+        if inc in LEFT_OUT or only is not None and inc in INLINED | set(KEPT) and inc not in only:
             continue
         if inc in KEPT:
             if f"<{KEPT[inc]}>" not in system:
@@ -307,7 +315,7 @@ def export(spec):
     system = []
     parts = {src: residue(src, fns) for src, fns in by_source.items()}
     description, rest, _ = parts[rel]
-    flat = flatten(rest, rel, set(), system)
+    flat = flatten(rest, rel, set(), system, spec.get("headers"))
     # The kernel's pragmas (an `optimize` for its kernels) must not reach the
     # code of the other sources, compiled in the project without them.
     pragmas = [l for l in rest if l.startswith("#pragma GCC optimize")]

@@ -350,11 +350,44 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   fi
 fi
 
+# Every file the kernel table names (each line names its kernel's file, which
+# test_bitcoin's kernel_table_tests holds to the naming rule) is in
+# src/crypto, is built (src/Makefile.am names it), and defines a kernel of the
+# set its line names (the function sha256::kernel::<set>_<shape> in C++,
+# sha256_<set>_<shape> in assembly; a line whose file does not is caught).
+if [ -n "${TOP_SRCDIR:-}" ]; then
+  K="$TOP_SRCDIR/src/crypto/sha256_kernels.h"
+  sed -n 's/^ *Make[A-Za-z]*("\([a-z0-9_]*\)", "\(sha256_[a-z0-9_]*\.\(cpp\|asm\)\)".*/\1 \2/p' "$K" > "$tmp/kernel-files"
+  # table_files <table>: for each "<set> <file>" line, the set's kernel is defined in the file.
+  table_files() {
+    n=0 bad=0
+    while read -r set file; do
+      n=$((n + 1))
+      f="$TOP_SRCDIR/src/crypto/$file"
+      if [ ! -f "$f" ]; then echo "$set: $file does not exist"; bad=1; continue; fi
+      grep -q "crypto/$file" "$TOP_SRCDIR/src/Makefile.am" || { echo "$set: $file is not in src/Makefile.am"; bad=1; }
+      # The assembly of many widths makes its names with a macro ("HASH32_FUNCTION 4"
+      # for shani_4way); the test-only basic_alias is basic's transform.
+      ways=$(printf '%s' "$set" | sed -n 's/.*_\([0-9]*\)way.*/\1/p')
+      fn=${set%_alias}
+      grep -Eq "(kernel::${fn}_[a-z0-9]*\(|sha256_${fn}_[a-z0-9]*)" "$f" \
+        || { [ -n "$ways" ] && grep -Eq "^[A-Z0-9_]+_FUNCTION $ways\$" "$f"; } \
+        || { echo "$set: $file defines none of its kernels"; bad=1; }
+    done < "$1"
+    echo "$n kernel lines, each file found"
+    [ "$bad" = 0 ] && [ "$n" -gt 20 ]
+  }
+  check "kernel table: every file a line names exists, is built and defines the set's kernel" -- table_files "$tmp/kernel-files"
+  sed 's/ sha256_sse41\.cpp$/ sha256_avx2.cpp/' "$tmp/kernel-files" > "$tmp/kernel-files-bad"
+  expect nonzero "sse41_4way: sha256_avx2.cpp defines none of its kernels" "kernel table: ... and a line naming the wrong file is caught" -- \
+    table_files "$tmp/kernel-files-bad"
+fi
+
 # The SHA-NI streams' register plan: a stream count that would put an operand
 # above xmm15 (SHA instructions have only legacy SSE encodings) must not assemble.
 if [ -n "${ASM:-}" ] && [ -n "${TOP_SRCDIR:-}" ]; then
   for s in 4 5; do
-    printf '%%include "sha256_shani_streams.asm"\nHASH32_FUNCTION_NAMED %s, sha256_test_streams\n' "$s" > "$tmp/streams$s.asm"
+    printf '%%include "sha256_x86_shani_multi.asm"\nHASH32_FUNCTION_NAMED %s, sha256_test_streams\n' "$s" > "$tmp/streams$s.asm"
   done
   check "asm: the SHA-NI stream plan assembles 4 streams" -- \
     $ASM $ASMFLAGS -I"$TOP_SRCDIR/src/crypto/" -o "$tmp/s4.o" "$tmp/streams4.asm"

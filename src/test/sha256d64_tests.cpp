@@ -142,28 +142,6 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
     BOOST_TEST_MESSAGE("  CPU: " << cpu::Brand() << "; features: " << cpu::FeatureNames(cpu::Features()));
 }
 
-// Every kernel of the table: Built() (from its source and the build) agrees
-// with its pointer, and only the member of its shape is set.
-BOOST_AUTO_TEST_CASE(kernel_table_built_matches_pointers)
-{
-    using sha256::kernel::Shape;
-    for (const auto& k : sha256::kernel::KERNELS) {
-        const bool t = k.transform != nullptr, h = k.hash != nullptr, b = k.batch != nullptr;
-        const bool l = k.lanes != nullptr, j = k.jobs != nullptr;
-        bool own = false;
-        switch (k.shape) {
-        case Shape::Transform: own = t; break;
-        case Shape::D64Batch: own = b; break;
-        case Shape::Lanes: own = l; break;
-        case Shape::Jobs: own = j; break;
-        default: own = h; break;
-        }
-        BOOST_CHECK_MESSAGE(k.Built() == own, k.name << ": Built() " << k.Built() << " but its pointer is "
-                                                     << (own ? "set" : "nullptr"));
-        BOOST_CHECK_MESSAGE(int{t} + h + b + l + j == int{own}, k.name << ": a member of another shape is set");
-    }
-}
-
 BOOST_AUTO_TEST_CASE(set_refuses_unknown_and_unsupported)
 {
     const std::string before = sha256::CurrentD64Implementation();
@@ -524,27 +502,6 @@ BOOST_AUTO_TEST_CASE(batch_kernels)
 #endif
                                 << ": " << (bad ? "FAILED" : "ok"));
     }
-}
-
-// The portable kernels run everywhere (the lane algorithm over plain integers
-// at the AVX-512 kernel's width among them, so that algorithm is exercised on
-// every machine), and so do the rows that run them.
-BOOST_AUTO_TEST_CASE(portable_kernels_run_everywhere)
-{
-    std::set<std::string> portable;
-    for (const auto& k : sha256::kernel::KERNELS) {
-        if (k.source != sha256::kernel::Source::Portable) continue;
-        portable.insert(k.name);
-        BOOST_CHECK_MESSAGE(k.Built() && k.needs == 0 && test::KernelWhyNot(k).empty(), k.name << " is not runnable");
-    }
-    BOOST_CHECK(portable.count(sha256::D64Implementations().back().name));
-    int rows = 0;
-    for (const auto& impl : sha256::D64Implementations()) {
-        if (!portable.count(impl.name)) continue;
-        ++rows;
-        BOOST_CHECK_MESSAGE(impl.supported, impl.name << ": " << impl.why_not);
-    }
-    BOOST_CHECK_GE(rows, 2); // the 1-way fallback and at least one lane width
 }
 
 // The N-lane transforms (lane i compresses its own block into a word-sliced

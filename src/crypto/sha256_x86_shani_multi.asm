@@ -1,5 +1,5 @@
 ; SPDX-License-Identifier: MIT
-; sha256_shani_streams.asm -- S independent SHA-256 computations interleaved
+; sha256_x86_shani_multi.asm -- S independent SHA-256 computations interleaved
 ; with the Intel SHA extensions (legacy SSE encodings only), for the
 ; multi-buffer hasher (its SHA-NI rows).
 ;
@@ -11,7 +11,7 @@
 ; alignment. The job kernels run one message per stream and hand out the next
 ; message themselves where one ends (below, and crypto/sha256_jobs.h).
 ; SHA256D64's stream kernels are C++
-; (sha256_shani_ring.h, the same register plan in intrinsics).
+; (sha256_x86_shani_ring.h, the same register plan in intrinsics).
 
 ; Why streams: one block is a chain of 32 dependent sha256rnds2, so one stream
 ; runs at the instruction's latency (~4 cycles), while the SHA unit takes a new

@@ -1,8 +1,8 @@
 // SHA-NI building blocks for the D64 kernels: S independent SHA-256 streams
 // interleaved instruction by instruction. Only for files compiled with
 // -msha -msse4.1 (and everything is file-local, see sha256_lanes.h).
-#ifndef SHA256BENCH_CRYPTO_SHA256_LANES_SHANI_H
-#define SHA256BENCH_CRYPTO_SHA256_LANES_SHANI_H
+#ifndef SHA256BENCH_CRYPTO_SHA256_X86_SHANI_STREAMS_H
+#define SHA256BENCH_CRYPTO_SHA256_X86_SHANI_STREAMS_H
 
 #include <crypto/sha256_lanes.h>
 
@@ -58,7 +58,7 @@ SHA256_LANES_INLINE void Rounds4(State* st, const __m128i* wk)
 // PAD32: words 8..15 are a 32-byte message's padding (0x80000000, zeros, 256),
 // so for q = 4 the W[9..12] added are zeros and for q = 6 sha256msg1 would
 // return W[8..11] unchanged (s0 of zeros): one sha256msg1 (on the SHA unit),
-// an alignr and an add fewer, as in sha256_shani_streams.asm.
+// an alignr and an add fewer, as in sha256_x86_shani_multi.asm.
 template <int S, bool PAD32 = false>
 SHA256_LANES_INLINE void MessageQuad(State* st, __m128i (*m)[4], int q)
 {

@@ -20,8 +20,8 @@
 //    a working set of 8 + 16 vectors (g++ 12: 10% of the time).
 // Then g++ 12 and clang 14 both keep every state in registers; on AMD Zen 4
 // four streams take ~145 cycles an input (g++ 12).
-#ifndef SHA256BENCH_CRYPTO_SHA256_SHANI_RING_H
-#define SHA256BENCH_CRYPTO_SHA256_SHANI_RING_H
+#ifndef SHA256BENCH_CRYPTO_SHA256_X86_SHANI_RING_H
+#define SHA256BENCH_CRYPTO_SHA256_X86_SHANI_RING_H
 
 #include <crypto/sha256_constants.h>
 

@@ -1,5 +1,5 @@
 ; SPDX-License-Identifier: MIT
-; sha256_avx2_lanes.asm -- eight independent SHA-256 compressions, one per
+; sha256_avx2.asm -- eight independent SHA-256 compressions, one per
 ; 32-bit lane of the AVX2 registers: the avx2_8way kernels of the kernel
 ; table (crypto/sha256_kernels.h), which the multi-buffer and D64 rows run.
 ;
@@ -16,7 +16,7 @@
 ; padding block (its W+K is a constant, sha256_pad64_wk: no schedule), and
 ; the first digest with the padding of a 32-byte message.
 ;
-; Why assembly: the same algorithm from the lane template (sha256d64_avx2.cpp,
+; Why assembly: the same algorithm from the lane template (sha256_avx2.cpp,
 ; intrinsics) runs at ~157 cycles a block per lane from g++ 12 -O2 on AMD Zen 4,
 ; with ~400 vmovdqa of spills and reloads (no g++ option comes within 5%), and
 ; at ~129 from clang 14. This file runs at ~123. With 16 ymm

@@ -1,24 +1,18 @@
-// The AVX-512 kernels of the multi-buffer hasher (SHA256Multi, SHA256DMulti):
-// the lane algorithm of sha256_lanes.h on 16 messages in the 32-bit lanes of
-// one AVX-512 register a word (avx512_16way), or on 32 in two (avx512_32way).
-// A job kernel each, and the second hash of 16 or 32 digests at once.
-// Compiled with -mavx512f -mavx512vl; called only on CPUs and OSes with
-// AVX-512F/VL and the opmask/ZMM state enabled in XCR0.
-
-// Under GCC: as sha256d64_avx512.cpp, the lane kernels' file, and for the same reason.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
-#pragma GCC optimize("O3", "no-schedule-insns2", "no-tree-reassoc")
-#endif
+// SPDX-License-Identifier: MIT
+// The AVX-512 job kernels' algorithm (SHA256Multi, SHA256DMulti): the lane
+// algorithm of sha256_lanes.h on 16 messages in the 32-bit lanes of one
+// AVX-512 register a word (Avx512), or on 32 in two (Avx512x2, below); Jobs
+// runs each lane's message and hands the lane the next one itself, Hash32 the
+// second hash of 16 or 32 digests at once. Only for files compiled with
+// -mavx512f -mavx512vl (everything is file-local, see sha256_constants.h).
+#ifndef SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_JOBS_H
+#define SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_JOBS_H
 
 #include <crypto/sha256_jobs.h>
-#include <crypto/sha256_kernels.h>
+#include <crypto/sha256_lanes_avx512.h>
 
 #include <algorithm>
 #include <cstdint>
-
-#ifdef SHA256_KERNELS_X86
-#define SHA256_LANES_INLINE_BLOCKS 1
-#include <crypto/sha256_lanes_avx512.h>
 #include <x86intrin.h>
 
 namespace {
@@ -283,23 +277,4 @@ SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job*
 
 } // namespace
 
-void sha256::kernel::avx512_16way_hash32(unsigned char* out, const unsigned char* in)
-{
-    Hash32<Avx512>(out, in);
-}
-
-size_t sha256::kernel::avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
-{
-    return Jobs<Avx512>(lane, job, njobs);
-}
-
-void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in)
-{
-    Hash32<Avx512x2>(out, in);
-}
-
-size_t sha256::kernel::avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
-{
-    return Jobs<Avx512x2>(lane, job, njobs);
-}
 #endif
