@@ -19,6 +19,13 @@ using constants::IV;
 //! job <- the message of len bytes at p, its digest to out (then = nullptr).
 void FillJob(sha256_jobs::Job& job, const unsigned char* p, size_t len, unsigned char* out);
 
+//! An idle lane's count of blocks: it never reaches 0.
+constexpr size_t IDLE_JOB_BLOCKS = ~size_t{0} >> 1;
+
+//! job <- an idle lane's job: the 64 bytes at `block` over and over, never
+//! finished (IDLE_JOB_BLOCKS), no digest.
+void IdleJob(sha256_jobs::Job& job, const unsigned char* block);
+
 namespace detail {
 struct Candidate {
     const char* name;

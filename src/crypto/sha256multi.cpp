@@ -56,32 +56,20 @@ inline __attribute__((always_inline)) int FillPad(unsigned char* pad, const unsi
     return blocks;
 }
 
-// One lane's message: whole blocks read in place, then the last partial block
-// and the padding (one or two blocks) from a small buffer of its own, one run
-// of blocks through a Cursor. The scheduler counts each lane's blocks to
-// the end of its message (left).
-struct Job {
-    size_t msg;
-    size_t whole;   // whole blocks of the message
-    int pad_blocks; // 1 or 2
-    // The padding at Pad() = area + 64; the 64 bytes before it are FillPad's.
-    alignas(16) unsigned char area[64 + 128];
-    unsigned char* Pad() { return area + 64; }
-    const unsigned char* Pad() const { return area + 64; }
+// Where a lane reads a job's blocks: its whole blocks in place, then its last
+// partial block and padding from the job's own buffer, as one run of blocks
+// (the job kernels keep this cursor in the lane themselves).
+Cursor RunOf(const sha256_jobs::Job& job)
+{
+    if (!job.at) return {job.area + 64, nullptr, nullptr};
+    return {job.at, job.end, job.area + 64};
+}
 
-    void Start(size_t i, const unsigned char* p, size_t len)
-    {
-        msg = i;
-        whole = len / 64;
-        pad_blocks = FillPad(Pad(), p, len);
-    }
-    Cursor Run(const unsigned char* p) const
-    {
-        if (whole == 0) return {Pad(), nullptr, nullptr};
-        return {p, p + 64 * whole, Pad()};
-    }
-    size_t Blocks() const { return whole + static_cast<size_t>(pad_blocks); }
-};
+// The padding blocks of a job (1 or 2): its blocks after the whole ones.
+size_t PadBlocks(const sha256_jobs::Job& job)
+{
+    return job.blocks - (job.at ? static_cast<size_t>(job.end - job.at) / 64 : 0);
+}
 
 // SHA-256 of 32 bytes, in place.
 void HashInPlace32(unsigned char* digest)
@@ -222,9 +210,9 @@ void ScheduleLanes(const MultiRow& e, unsigned char* out, const unsigned char* c
                    size_t count)
 {
     if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
-    constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
+    constexpr size_t IDLE = IDLE_JOB_BLOCKS; // an idle lane's count never reaches 0
     Lanes<n> lanes(e.lanes);
-    Job jobs[n];
+    sha256_jobs::Job jobs[n];
     Cursor cur[n];
     size_t left[n]; // blocks to the end of the lane's message, or IDLE
     Feed feed(sizes, count);
@@ -232,10 +220,10 @@ void ScheduleLanes(const MultiRow& e, unsigned char* out, const unsigned char* c
     size_t m;
     int nbusy = 0;
     auto take = [&](int i) {
-        jobs[i].Start(m, inputs[m], sizes[m]);
+        FillJob(jobs[i], inputs[m], sizes[m], out + 32 * m);
         lanes.Set(i, constants::IV);
-        cur[i] = jobs[i].Run(inputs[m]);
-        left[i] = jobs[i].Blocks();
+        cur[i] = RunOf(jobs[i]);
+        left[i] = jobs[i].blocks;
         PrefetchAhead(inputs, sizes, count, m);
     };
     auto idle = [&](int i) {
@@ -255,16 +243,16 @@ void ScheduleLanes(const MultiRow& e, unsigned char* out, const unsigned char* c
         if (!more && nbusy * 2 < n) {
             for (int i = 0; i < n; ++i) {
                 if (left[i] == IDLE) continue;
-                const Job& job = jobs[i];
+                const sha256_jobs::Job& job = jobs[i];
                 lanes.Get(i, s);
-                const size_t pad = static_cast<size_t>(job.pad_blocks);
+                const size_t pad = PadBlocks(job);
                 if (left[i] > pad) {
                     Transform(s, cur[i].at, left[i] - pad); // the rest of the whole blocks
-                    Transform(s, job.Pad(), pad);
+                    Transform(s, job.area + 64, pad);
                 } else {
                     Transform(s, cur[i].at, left[i]); // inside pad
                 }
-                WriteDigest(out + 32 * job.msg, s);
+                WriteDigest(job.out, s);
             }
             return;
         }
@@ -275,7 +263,7 @@ void ScheduleLanes(const MultiRow& e, unsigned char* out, const unsigned char* c
         for (int i = 0; i < n; ++i) {
             if (left[i] == IDLE || (left[i] -= k) != 0) continue;
             lanes.Get(i, s);
-            WriteDigest(out + 32 * jobs[i].msg, s);
+            WriteDigest(jobs[i].out, s);
             if (more && (more = feed.Next(m))) {
                 take(i);
             } else {
@@ -332,7 +320,7 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
 {
     if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
     constexpr size_t CHUNK = n > 4 ? 4 * n : 16;
-    constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
+    constexpr size_t IDLE = IDLE_JOB_BLOCKS;
     sha256_jobs::Lane lane[n];
     for (auto& l : lane) l.left = 0;
     sha256_jobs::Job job[CHUNK];
@@ -348,13 +336,7 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
         if (k) e.jobs(lane, job, k);
     }
     sha256_jobs::Job idle[n];
-    for (auto& j : idle) {
-        std::memset(j.area, 0, sizeof(j.area));
-        j.at = j.then = IDLE_BLOCK;
-        j.end = IDLE_BLOCK + 64;
-        j.blocks = IDLE;
-        j.out = nullptr;
-    }
+    for (auto& j : idle) IdleJob(j, IDLE_BLOCK);
     for (;;) {
         int busy = 0, unused = 0;
         for (const auto& l : lane) {
@@ -530,6 +512,15 @@ bool Overlaps(const unsigned char* out, size_t count, const unsigned char* const
 #endif
 
 } // namespace
+
+void IdleJob(sha256_jobs::Job& job, const unsigned char* block)
+{
+    std::memset(job.area, 0, sizeof(job.area));
+    job.at = job.then = block;
+    job.end = block + 64;
+    job.blocks = IDLE_JOB_BLOCKS;
+    job.out = nullptr;
+}
 
 void FillJob(sha256_jobs::Job& job, const unsigned char* p, size_t len, unsigned char* out)
 {
