@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,29 @@ inline void Keep(const void* p)
     static volatile const void* sink;
     sink = p;
 #endif
+}
+
+//! A row's timed loop, written once: `make_out()` makes a fresh output and
+//! `op(out)` does one op into it. Sets b.run (the measured thread's loop, into
+//! the output returned here, which the row's check may read) and b.make_run
+//! (each extra thread of -threads=N gets an output of its own; inputs are
+//! read-only and shared).
+template <class MakeOut, class Op>
+auto TimedLoop(Bench& b, MakeOut make_out, Op op)
+{
+    using Out = decltype(make_out());
+    auto out = std::make_shared<Out>(make_out());
+    b.run = [out, op](uint64_t ops) {
+        for (uint64_t i = 0; i < ops; ++i) op(*out);
+    };
+    b.make_run = [make_out, op]() -> std::function<void(uint64_t)> {
+        auto own = std::make_shared<Out>(make_out());
+        return [own, op](uint64_t ops) {
+            for (uint64_t i = 0; i < ops; ++i) op(*own);
+            Keep(own.get());
+        };
+    };
+    return out;
 }
 
 //! A fact printed above the tables ("label: text"); with a build_key it is also

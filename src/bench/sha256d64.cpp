@@ -10,6 +10,7 @@
 #include <crypto/sha256.h>
 #include <uint256.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -88,17 +89,9 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.baseline = impl.name == base;
         b.not_run = NotRun(impl);
         const std::string name = impl.name;
-        auto buf = std::make_shared<std::vector<unsigned char>>(32 * D64_INPUTS);
         b.setup = [name] { sha256::SetD64Implementation(name); };
-        b.run = [input, buf](uint64_t ops) {
-            for (uint64_t i = 0; i < ops; ++i) ::SHA256D64(buf->data(), input->data(), D64_INPUTS);
-        };
-        b.make_run = [input]() -> std::function<void(uint64_t)> {
-            auto own = std::make_shared<std::vector<unsigned char>>(32 * D64_INPUTS);
-            return [input, own](uint64_t ops) {
-                for (uint64_t i = 0; i < ops; ++i) ::SHA256D64(own->data(), input->data(), D64_INPUTS);
-            };
-        };
+        benchmark::TimedLoop(b, [] { return std::vector<unsigned char>(32 * D64_INPUTS); },
+                             [input](std::vector<unsigned char>& out) { ::SHA256D64(out.data(), input->data(), D64_INPUTS); });
         b.check = [name, base, input, expected]() -> std::string {
             if (!sha256::SetD64Implementation(name)) return "cannot select " + name;
             std::vector<unsigned char> got(32 * D64_INPUTS);
@@ -131,18 +124,9 @@ void Rows(std::vector<benchmark::Bench>& out)
             if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = D64_RNDS2;
         }
         const std::string row = name;
-        auto last = std::make_shared<uint256>();
         b.setup = [row] { sha256::SetD64Implementation(row); };
-        b.run = [leaves_ptr, last](uint64_t ops) {
-            for (uint64_t i = 0; i < ops; ++i) *last = ComputeMerkleRoot(*leaves_ptr);
-        };
-        b.make_run = [leaves_ptr]() -> std::function<void(uint64_t)> {
-            return [leaves_ptr](uint64_t ops) {
-                uint256 r;
-                for (uint64_t i = 0; i < ops; ++i) r = ComputeMerkleRoot(*leaves_ptr);
-                benchmark::Keep(r.data());
-            };
-        };
+        const auto last = benchmark::TimedLoop(b, [] { return uint256(); },
+                                               [leaves_ptr](uint256& r) { r = ComputeMerkleRoot(*leaves_ptr); });
         b.check = [row, base, leaves_ptr, root, last]() -> std::string {
             if (!sha256::SetD64Implementation(row)) return "cannot select " + row;
             if (ComputeMerkleRoot(*leaves_ptr) != root) return "root differs from " + base;
@@ -187,20 +171,11 @@ void Rows(std::vector<benchmark::Bench>& out)
             if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = benchmark::DoubleShaRnds2(f.len);
             b.not_run = NotRun(impl);
             const sha256::DoubleFn fn = f.len == 32 ? impl.double32 : f.len == 64 ? impl.double64 : impl.double80;
-            auto last = std::make_shared<std::string>(32, '\0');
-            b.run = [in, last, fn](uint64_t ops) {
-                unsigned char d[32];
-                for (uint64_t i = 0; i < ops; ++i) fn(d, in->data());
-                last->assign(reinterpret_cast<char*>(d), 32);
+            const auto last = benchmark::TimedLoop(b, [] { return std::array<unsigned char, 32>{}; },
+                                                   [in, fn](std::array<unsigned char, 32>& d) { fn(d.data(), in->data()); });
+            b.check = [last, want]() -> std::string {
+                return std::string(reinterpret_cast<const char*>(last->data()), 32) == *want ? "" : "digest differs from CSHA256 twice";
             };
-            b.make_run = [in, fn]() -> std::function<void(uint64_t)> {
-                return [in, fn](uint64_t ops) {
-                    unsigned char d[32];
-                    for (uint64_t i = 0; i < ops; ++i) fn(d, in->data());
-                    benchmark::Keep(d);
-                };
-            };
-            b.check = [last, want]() -> std::string { return *last == *want ? "" : "digest differs from CSHA256 twice"; };
             out.push_back(std::move(b));
         }
     }

@@ -104,16 +104,8 @@ void Rows(std::vector<benchmark::Bench>& out)
         if (transform_shani) b.sha_rnds2_per_unit = rnds2;
         b.baseline = true;
         b.setup = [transform] { sha256::SetImplementation(transform); };
-        auto got = std::make_shared<std::vector<unsigned char>>(32 * BLOCK_TXS);
-        b.run = [&blk, got](uint64_t ops) {
-            for (uint64_t i = 0; i < ops; ++i) OneWayTxids(blk, got->data());
-        };
-        b.make_run = [&blk]() -> std::function<void(uint64_t)> {
-            auto own = std::make_shared<std::vector<unsigned char>>(32 * BLOCK_TXS);
-            return [&blk, own](uint64_t ops) {
-                for (uint64_t i = 0; i < ops; ++i) OneWayTxids(blk, own->data());
-            };
-        };
+        const auto got = benchmark::TimedLoop(b, [] { return std::vector<unsigned char>(32 * BLOCK_TXS); },
+                                              [&blk](std::vector<unsigned char>& out) { OneWayTxids(blk, out.data()); });
         b.check = [got, want]() -> std::string { return *got == *want ? "" : "txids differ"; };
         out.push_back(std::move(b));
     }
@@ -130,17 +122,11 @@ void Rows(std::vector<benchmark::Bench>& out)
         if ((impl.needs_mask & cpu::SHANI) || (impl.uses_transform && transform_shani)) b.sha_rnds2_per_unit = rnds2;
         b.not_run = impl.supported ? "" : impl.why_not;
         const std::string name = impl.name;
-        auto got = std::make_shared<std::vector<unsigned char>>(32 * BLOCK_TXS);
         b.setup = [name] { sha256::SetMultiImplementation(name); };
-        b.run = [&blk, got](uint64_t ops) {
-            for (uint64_t i = 0; i < ops; ++i) SHA256DMulti(got->data(), blk.tx.data(), blk.len.data(), BLOCK_TXS);
-        };
-        b.make_run = [&blk]() -> std::function<void(uint64_t)> {
-            auto own = std::make_shared<std::vector<unsigned char>>(32 * BLOCK_TXS);
-            return [&blk, own](uint64_t ops) {
-                for (uint64_t i = 0; i < ops; ++i) SHA256DMulti(own->data(), blk.tx.data(), blk.len.data(), BLOCK_TXS);
-            };
-        };
+        benchmark::TimedLoop(b, [] { return std::vector<unsigned char>(32 * BLOCK_TXS); },
+                             [&blk](std::vector<unsigned char>& out) {
+                                 SHA256DMulti(out.data(), blk.tx.data(), blk.len.data(), BLOCK_TXS);
+                             });
         b.check = [name, &blk, want]() -> std::string {
             if (!sha256::SetMultiImplementation(name)) return "cannot select " + name;
             std::vector<unsigned char> got(32 * BLOCK_TXS);

@@ -117,15 +117,6 @@ size_t detail::MaxPathBlocks()
     return m;
 }
 
-int detail::FirstPassing(const std::vector<Candidate>& candidates)
-{
-    for (size_t i = 0; i < candidates.size(); ++i) {
-        if (SelfTest(candidates[i].fn)) return static_cast<int>(i);
-        std::fprintf(stderr, "sha256: transform '%s' failed its self-test and will not be used\n", candidates[i].name);
-    }
-    return -1;
-}
-
 std::string AutoDetect()
 {
     // The SHA256D64, fixed-size double SHA-256 and multi-buffer paths are chosen with the transform.

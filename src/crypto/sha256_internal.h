@@ -27,12 +27,6 @@ constexpr size_t IDLE_JOB_BLOCKS = ~size_t{0} >> 1;
 void IdleJob(sha256_jobs::Job& job, const unsigned char* block);
 
 namespace detail {
-struct Candidate {
-    const char* name;
-    TransformFn fn;
-};
-/** Index of the first candidate that passes SelfTest (reporting each failure on stderr), or -1. */
-int FirstPassing(const std::vector<Candidate>& candidates);
 
 /** The largest max_path_blocks of any transform in the kernel table: block counts up to this plus a
  *  margin reach every code path of every transform (SelfTest and the tests use it). */

@@ -383,6 +383,23 @@ if [ -n "${TOP_SRCDIR:-}" ]; then
     table_files "$tmp/kernel-files-bad"
 fi
 
+# The one ABBA pair loop of the A/B drivers (build-aux/ab-pairs.sh): odd pairs
+# run BASE first, even ones HEAD first; the per-pair hook follows each pair; a
+# failing run stops the loop with its status.
+if [ -n "${TOP_SRCDIR:-}" ]; then
+  abba() { # abba [<pair><side> whose run fails]
+    # shellcheck disable=SC1091
+    . "$TOP_SRCDIR/build-aux/ab-pairs.sh"
+    seen= fail_at=${1:-}
+    ab_run() { seen="$seen $1$2"; [ "$1$2" != "$fail_at" ]; }
+    ab_after() { seen="$seen |"; }
+    ab_pairs 1 4 ab_run ab_after; rc=$?
+    echo "order:$seen rc=$rc"
+  }
+  expect 0 "^order: 1base 1head | 2head 2base | 3base 3head | 4head 4base | rc=0$" "ab-pairs: ABBA order, the hook after each pair" -- abba
+  expect 0 "^order: 1base 1head | 2head 2base rc=1$" "ab-pairs: ... and a failing run stops the loop" -- abba 2base
+fi
+
 # The SHA-NI streams' register plan: a stream count that would put an operand
 # above xmm15 (SHA instructions have only legacy SSE encodings) must not assemble.
 if [ -n "${ASM:-}" ] && [ -n "${TOP_SRCDIR:-}" ]; then

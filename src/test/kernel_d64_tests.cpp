@@ -32,12 +32,6 @@ bool InRegistry(const std::string& name)
     return false;
 }
 
-// Selects a D64 row for the scope, restoring the previous one afterwards.
-struct ScopedD64 : test::ScopedRow {
-    explicit ScopedD64(const std::string& name)
-        : ScopedRow(sha256::SetD64Implementation, sha256::CurrentD64Implementation, name) {}
-};
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(kernel_d64_tests)
@@ -107,7 +101,7 @@ BOOST_AUTO_TEST_CASE(guard_pages)
                     if (n == static_cast<size_t>(impl.ways)) {
                         why = test::CallKernel(impl, impl.hash, out.begin(), in.begin());
                     } else {
-                        ScopedD64 use(impl.name);
+                        test::ScopedD64 use(impl.name);
                         SHA256D64(out.begin(), in.begin(), n);
                     }
                     if (test::CountWrong(out.begin(), want, n)) why += "wrong digest; ";

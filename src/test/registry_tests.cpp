@@ -4,6 +4,7 @@
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
+#include <crypto/sha256_registry.h>
 #include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
@@ -199,9 +200,24 @@ BOOST_AUTO_TEST_CASE(self_test_rejects_broken_transforms)
     test::ForEachTransform([&](const sha256::Implementation& impl) {
         BOOST_CHECK_MESSAGE(sha256::SelfTest(impl.fn), impl.name << " fails its self-test");
     });
-    // AutoDetect's choice falls through a failing candidate to the next.
-    BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", BrokenAfterOneBlock}, {"portable", sha256::TransformBasic}}), 1);
-    BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", DoesNothing}}), -1);
+    // AutoDetect's choice (the registry template's Detect, as every family
+    // uses it) falls through a failing row to the next, and to the fallback.
+    struct TestRow {
+        sha256::registry::Base base;
+        sha256::TransformFn fn;
+    };
+    using sha256::kernel::Source;
+    static constexpr TestRow ROWS[] = {
+        {{"broken", 0, true, Source::Portable, 1, "test", false, {}}, BrokenAfterOneBlock},
+        {{"nothing", 0, true, Source::Portable, 1, "test", false, {}}, DoesNothing},
+        {{"portable", 0, true, Source::Portable, 1, "test", false, {}}, sha256::TransformBasic},
+    };
+    static constexpr TestRow BROKEN[] = {ROWS[0], ROWS[1]};
+    sha256::registry::Registry<TestRow, 3> rows{ROWS, "transform", 2};
+    sha256::registry::Registry<TestRow, 2> broken{BROKEN, "transform", 0};
+    const auto self_test = [](const TestRow& e) { return sha256::SelfTest(e.fn); };
+    BOOST_CHECK_EQUAL(rows.Detect(self_test, -1), 2);
+    BOOST_CHECK_EQUAL(broken.Detect(self_test, -1), -1);
 }
 
 // A row not built has a null function (fn, double32, ...): every public

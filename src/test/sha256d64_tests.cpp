@@ -30,12 +30,6 @@ using test::Digest;
 std::vector<sha256::D64Implementation> Supported() { return test::Supported(sha256::D64Implementations()); }
 std::string NotRun() { return test::NotRun(sha256::D64Implementations()); }
 
-// Selects a D64 row for the scope, restoring the previous one afterwards.
-struct ScopedD64 : test::ScopedRow {
-    explicit ScopedD64(const std::string& name)
-        : ScopedRow(sha256::SetD64Implementation, sha256::CurrentD64Implementation, name) {}
-};
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(sha256d64_tests)
@@ -224,7 +218,7 @@ BOOST_AUTO_TEST_CASE(counts_0_to_70_against_csha256)
         BOOST_REQUIRE(test::ReferenceSha256(first.data(), 32) == want[i]);
     }
     for (const auto& impl : Supported()) {
-        ScopedD64 use(impl.name);
+        test::ScopedD64 use(impl.name);
         int bad = 0;
         for (size_t n = 0; n <= MAX; ++n) {
             std::vector<unsigned char> out(32 * n + 32, 0xa5);
@@ -255,7 +249,7 @@ BOOST_AUTO_TEST_CASE(out_is_in_or_disjoint)
     std::vector<Digest> want;
     for (size_t i = 0; i < n; ++i) want.push_back(test::DoubleSha256(data.data() + 64 * i, 64));
     for (const auto& impl : Supported()) {
-        ScopedD64 use(impl.name);
+        test::ScopedD64 use(impl.name);
         int bad = 0;
         // [out][in] and [in][out] in one buffer, touching; and in place.
         std::vector<unsigned char> buf(32 * n + 64 * n);

@@ -101,6 +101,12 @@ private:
     std::string previous;
 };
 
+//! Selects a D64 row for the scope, restoring the previous one afterwards.
+struct ScopedD64 : ScopedRow {
+    explicit ScopedD64(const std::string& name)
+        : ScopedRow(sha256::SetD64Implementation, sha256::CurrentD64Implementation, name) {}
+};
+
 //! Runs body in a child process (its stderr silenced) and says whether it
 //! ended by abort(): how tests watch a checked precondition (an assert) fire.
 bool AbortsInChild(const std::function<void()>& body);
