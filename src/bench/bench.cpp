@@ -339,7 +339,7 @@ std::vector<Selection> Select(const std::vector<Bench>& all, const std::string& 
         }
         tables[index[b.table]].rows.push_back(&b);
     }
-    // speed% needs the baseline: a selected table always shows its 100% row, first.
+    // speed% needs the baseline: a selected table always shows its baseline row, first.
     for (const auto& b : all) {
         if (!b.baseline || !index.count(b.table)) continue;
         auto& rows = tables[index[b.table]].rows;

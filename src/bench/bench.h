@@ -33,7 +33,7 @@ struct Bench {
     //! D64 input: three blocks of 32). Times the SHA unit's issue interval that
     //! is the row's floor; the table's floor% column says how close it runs.
     double sha_rnds2_per_unit{0};
-    bool baseline{false};     //!< the 100% row of its table
+    bool baseline{false};     //!< the row speed% is relative to (speed% 100) in its table
     std::string not_run;      //!< non-empty: why the row is never executed ("build with ...")
     std::function<void()> setup;            //!< before each timed slice (e.g. select the transform)
     std::function<void(uint64_t ops)> run;  //!< the timed work

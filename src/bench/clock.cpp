@@ -44,10 +44,8 @@ namespace {
 // 32 sha256rnds2, 12 sha256msg1, 12 sha256msg2, 28 paddd, 32 shuffles), every
 // instruction independent of the others but for its own register: xmm0 and
 // xmm13 are only read, the rounds run on eight chains. It measures what the
-// units cost when they share the work, not latency: on AMD Zen 4 the rounds
-// alone take 32 cycles a block, with the message instructions still 32.0, and
-// this whole mix 43.7 in quiet periods: the adds and shuffles compete with
-// sha256msg2.
+// units cost when they share the work, not latency (on AMD Zen 4 the adds and
+// shuffles compete with sha256msg2: doc/results/2026-11-27-lab-notes.md).
 #define BENCH_BLOCK_MIX_QUARTER                                                                           \
     "sha256rnds2 %%xmm0, %%xmm13, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm2\n\t"                      \
     "sha256rnds2 %%xmm0, %%xmm13, %%xmm3\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm4\n\t"                      \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The SHA-256 benchmarks: every row of the transform registry (plus OpenSSL as
 // a reference) at six sizes. One table per size; the registry's portable row
-// is the 100% row. No transform is named here: rows, the baseline and the
+// is the baseline row. No transform is named here: rows, the baseline and the
 // -DBENCH_RORX gate all follow from the registry's fields.
 #include <bench/bench.h>
 

@@ -1,6 +1,6 @@
 // Bitcoin's own hashing: SHA256D64 (every D64 row), the Merkle root of 9001
 // leaves, and the fixed-size double SHA-256 of 32, 64 and 80 bytes. The
-// portable 1-way row is the 100% row of each table. In the SHA256D64 table an op is one call
+// portable 1-way row is the baseline row of each table. In the SHA256D64 table an op is one call
 // (1024 inputs), in the MerkleRoot table one root (9001 leaves = 9009 64-byte inputs
 // over all levels, the copy of the leaves included): both give core cycles per
 // 64-byte input (the cycles/input column).
@@ -57,7 +57,7 @@ void Rows(std::vector<benchmark::Bench>& out)
     const std::string selected = sha256::AutoDetectD64();
     const auto impls = sha256::D64Implementations();
 
-    // The 100% row and the source of expected digests: the registry's last
+    // The baseline row and the source of expected digests: the registry's last
     // row, the portable 1-way fallback.
     const std::string base = impls.back().name;
     auto input = std::make_shared<std::vector<unsigned char>>(Pseudorandom(64 * D64_INPUTS, 64));
@@ -74,7 +74,7 @@ void Rows(std::vector<benchmark::Bench>& out)
     const uint256 root = ComputeMerkleRoot(leaves);
     sha256::SetD64Implementation(selected);
 
-    // Table 1: SHA256D64 of 1024 inputs per call; the base row first (100%).
+    // Table 1: SHA256D64 of 1024 inputs per call; the baseline row first.
     for (auto it = impls.rbegin(); it != impls.rend(); ++it) {
         const sha256::D64Implementation& impl = *it;
         benchmark::Bench b;
@@ -138,7 +138,7 @@ void Rows(std::vector<benchmark::Bench>& out)
 
     // Double SHA-256 of one 32-, 64- or 80-byte input: the fixed-size paths
     // join the SHA256D tables of bench/sha256.cpp (CSHA256 twice through each
-    // transform, the portable one = 100%).
+    // transform, the portable one the baseline).
     struct Fixed {
         size_t len;
         const char* table;

@@ -40,7 +40,7 @@ uint64_t BestTicks(void (*work)(), int runs)
     return best;
 }
 
-// 64000 dependent adds: exactly 64000 core cycles (the loop runs alongside).
+// 64000 dependent adds: as many core cycles, one each (the loop runs alongside).
 // Register + register: some cores fold chains of add-immediate at rename,
 // several a cycle, which would read as a core clock several times too fast.
 void AddChain()

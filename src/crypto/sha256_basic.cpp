@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The basic kernels, portable C++ for every CPU: the transform (the 100% row
+// The basic kernels, portable C++ for every CPU: the transform (the baseline row
 // every other transform is measured against, and the reference the tests
 // compare them with; also the public sha256::TransformBasic), and the 1-way
 // D64, Double32 and Double80 kernels, the lane algorithm of sha256_lanes.h on

@@ -21,11 +21,11 @@ using sha256::lanes::Avx512;
 using Z = __m512i;
 
 // 32 lanes: two registers a word, every operation on both. Each round's
-// operations depend on each other (where a vector operation takes two cycles,
-// AMD Zen 5, a round of 16 lanes is a chain of eight cycles, and the rounds'
-// 1,670 operations a block could issue in ~420); two independent sets of
-// lanes interleaved fill the chain's gaps with each other's work. A block of
-// 16 lanes, in L1, Zen 5: ~690 cycles with one register a word, ~550 with two.
+// operations depend on each other: where a vector operation takes more than a
+// cycle and several issue at once (the CPU model's AVX-512 add depth), a round
+// of one register of lanes is a chain that leaves the unit mostly idle; two
+// independent sets of lanes interleaved fill the chain's gaps with each
+// other's work (doc/results/2026-11-27-lab-notes.md).
 struct Pair {
     Z lo, hi;
 };
@@ -140,10 +140,9 @@ SHA256_LANES_INLINE void Hash32(unsigned char* out, const unsigned char* in)
 
 // s += compress(s, w) for the job kernels: the rounds of sha256_lanes.h, but
 // unrolled only as far as the message schedule's window needs (16 rounds), not
-// all 64. Fully unrolled, the 32-lane job kernel is ~5,300 instructions (~35
-// KB, more than a 32 KB instruction cache) and the txids of a block took
-// 810-900 cycles a transaction in the bench rather than 720-760; 16 lanes are
-// 2.4% faster this way too (bench-compare, 16 pairs; Zen 5).
+// all 64. Fully unrolled, the 32-lane job kernel is more code than a 32 KB
+// instruction cache holds, and ran slower; 16 lanes are faster this way too
+// (doc/results/2026-11-27-lab-notes.md).
 template <class L>
 SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
 {
@@ -176,9 +175,8 @@ SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
 // registers. Per block, the cursors and counts step as vectors; only the
 // lanes whose message ended go through scalar code. With a kernel call per
 // block from the C++ lane scheduler (states through memory, a loop over the
-// lanes per block and per message), 15% of the time went to the scheduler;
-// the job kernel of 16 lanes made the txids of a block 3.6% faster
-// (bench-compare, 20 pairs; Zen 5).
+// lanes per block and per message), much of the time went to the scheduler;
+// the job kernel made the txids of a block faster (doc/results/2026-11-27-lab-notes.md).
 template <class L>
 SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
 {
@@ -212,9 +210,9 @@ SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job*
         if (idle) {
             // The lanes that take a job: all idle ones while jobs last, known
             // from the counts alone. Their states are reset before the loop
-            // that hands the jobs out, not after it: after it, 32 lanes took
-            // 55 cycles a lane-block rather than 37-40 where messages end at
-            // different blocks (Zen 5).
+            // that hands the jobs out, not after it: after it, 32 lanes ran
+            // far slower where messages end at different blocks
+            // (doc/results/2026-11-27-lab-notes.md).
             uint32_t fresh = idle;
             const size_t have = static_cast<size_t>(last - next);
             if (static_cast<size_t>(__builtin_popcount(idle)) > have) {

@@ -28,12 +28,9 @@ constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 by
 // The last partial block of a message of len bytes at p and its padding, to
 // pad (one or two blocks, returned); the 64 bytes before pad are scratch.
 // No loop over the tail's bytes for messages of 64 bytes or more, the usual
-// case: such loops cost a mispredicted exit or two per message (SHA256DMulti,
-// four SHA-NI streams, 3000 messages of 200-600 bytes on Zen 4: 2-3% of the
-// time). Inlined, and clearing only the blocks the padding takes, made the
-// txids of a block on four SHA-NI streams 0.7-1.1% faster than a call that
-// cleared both (Zen 4, the tree's library in a harness, 14 alternating runs:
-// 60.9 / 61.4 cycles a block, best / median, against 61.3 / 62.1).
+// case: such loops cost a mispredicted exit or two per message. Inlined, and
+// clearing only the blocks the padding takes, rather than a call that clears
+// both: measurably faster for the txids of a block (doc/results/026-11-27-lab-notes.md).
 inline __attribute__((always_inline)) int FillPad(unsigned char* pad, const unsigned char* p, size_t len)
 {
     const size_t rem = len % 64;
@@ -311,9 +308,8 @@ void SecondHashLanes(const MultiRow& e, unsigned char* out, size_t count)
 // registers from message to message; this loop only fills Jobs, CHUNK at a
 // time (in Feed's order). Once no message is left and fewer than half the
 // lanes are busy, those finish 1-way; until then idle lanes repeat a constant
-// block. Four jobs a lane, at least 16, a call: avx512_16way's txids of a
-// block are 2.3% faster with 64 a call than with 16 (bench-compare, 20 pairs;
-// Zen 5).
+// block. Four jobs a lane, at least 16, a call: fewer calls made
+// avx512_16way's txids of a block faster (bench-compare; doc/results/026-11-27-lab-notes.md).
 template <int n>
 void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes,
                      size_t count)
@@ -366,9 +362,8 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
 
 // The second SHA-256 with the set's Hash32 kernel: n contiguous digests a
 // call, with no states to convert and no block to copy. On SHA-NI streams a
-// per-block stream kernel that needs both makes the txids of 3000 messages of
-// 200-600 bytes 4-6% slower with four streams, ~3% with two (Zen 4); for
-// AVX-512 lanes see LanesRow.
+// per-block stream kernel that needs both made the txids of a block slower
+// (doc/results/026-11-27-lab-notes.md); for AVX-512 lanes see LanesRow.
 template <int n>
 void SecondHashKernel(const MultiRow& e, unsigned char* out, size_t count)
 {
@@ -405,8 +400,8 @@ void SecondOneWaySelected(const MultiRow&, unsigned char* out, size_t count)
 // A lanes row takes its set's Hash32 kernel for the second hash where the
 // table has one (portable_16way): the digests go to it as they lie, with the
 // padding's fixed words folded into the schedule, rather than lane by lane
-// into blocks and states (with AVX-512 lanes on Zen 5: 46 cycles a digest
-// against 66).
+// into blocks and states (the faster of the two with AVX-512 lanes:
+// doc/results/026-11-27-lab-notes.md).
 template <size_t K>
 constexpr MultiRow LanesRow(const char* technique)
 {

@@ -383,6 +383,33 @@ if [ -n "${TOP_SRCDIR:-}" ]; then
     table_files "$tmp/kernel-files-bad"
 fi
 
+# Numbers in one place: no comment under src/ carries a measured cycle count
+# or percentage (they live in doc/results/, dated, per machine), and the
+# family docs' current-order tables are what doc/results/*.json give
+# (contrib/order-tables.py); a comment with a measurement, or a hand edit of a
+# generated table, fails.
+if [ -n "${TOP_SRCDIR:-}" ] && command -v python3 > /dev/null; then
+  N="$TOP_SRCDIR/src/test/measured_numbers_check.py"
+  expect 0 "no comment carries a cycle count or a percentage" "numbers: no comment under src/ carries a cycle count or a percentage" -- \
+    python3 "$N" "$TOP_SRCDIR/src"
+  mkdir -p "$tmp/numbers/src/crypto"
+  printf '// SPDX-License-Identifier: MIT\n// The rounds take ~145 cycles an input on Zen 4.\nint x; // 3.6%% faster\nconst char* s = "100%%";\n' \
+    > "$tmp/numbers/src/crypto/k.cpp"
+  expect nonzero "k.cpp:2: .*k.cpp:3: .*2 comment lines" "numbers: ... and a comment with a measurement is caught (the string is not)" -- \
+    sh -c 'python3 "$1" "$2" | tr "\n" " "; exit "$(python3 "$1" "$2" > /dev/null; echo $?)"' - "$N" "$tmp/numbers/src"
+  if [ -d "$TOP_SRCDIR/doc/results" ]; then
+    O="$TOP_SRCDIR/contrib/order-tables.py"
+    expect 0 "4 docs match" "numbers: the family docs' order tables are generated from doc/results/*.json" -- python3 "$O" --check
+    mkdir -p "$tmp/docs"
+    cp "$TOP_SRCDIR"/doc/transforms.md "$TOP_SRCDIR"/doc/d64.md "$TOP_SRCDIR"/doc/multi.md "$TOP_SRCDIR"/doc/arm.md "$tmp/docs/"
+    sed -i 's/| `2026-11-27-amd-epyc-zen5` \(.*\)avx512_16way 125,/| `2026-11-27-amd-epyc-zen5` \1avx512_16way 120,/' "$tmp/docs/d64.md"
+    expect nonzero "d64.md: the current-order table differs" "numbers: ... and a hand edit of one is caught" -- \
+      python3 "$O" --check --docs="$tmp/docs" --results="$TOP_SRCDIR/doc/results"
+  else
+    echo "skip - numbers: the order tables (no doc/results in this tree)"
+  fi
+fi
+
 # The one ABBA pair loop of the A/B drivers (build-aux/ab-pairs.sh): odd pairs
 # run BASE first, even ones HEAD first; the per-pair hook follows each pair; a
 # failing run stops the loop with its status.
