@@ -5,7 +5,11 @@
 #   transform basic_alias    (the portable transform under a second name)
 #   d64 and multi portable_6way (a new width: one kernel function, one kernel
 #                            table line per shape, one registry row each)
-# and no file outside the crypto library names them. Check that each reaches
+# and a test-only probe of the CPU model (compat/cpu_model.h, TestProbe) with
+# an order rule on it (portable_6way leads the D64 rows where
+# SHA256BENCH_TEST_PROBE is 2 or more): a probe-driven order rule is the CPU
+# model's table line and the row's declaration, nothing else. No file outside
+# the crypto library and the CPU model names them. Check that each reaches
 # every consumer outside test_bitcoin (whose own end-of-suite checks cover the
 # tests): -list-impls, -list, every bench table its family fills, and
 # contrib/check-order.py. Prints one line per check and ends with
@@ -64,6 +68,25 @@ done > "$tmp/checks"
 cat "$tmp/checks"
 pass=$((pass + $(grep -c '^ok:' "$tmp/checks")))
 fail=$((fail + $(grep -c '^FAIL:' "$tmp/checks")))
+
+# The test-only probe: set to 3 it puts portable_6way first in the D64 order,
+# and the bench's header reports it with the order it gives (the CPU model's
+# reason and the row's rule: no code of the bench names either); at its
+# measured 0 the order is the listed one.
+SHA256BENCH_TEST_PROBE=3 "$bench" -list-impls > "$tmp/probe" 2>&1
+check "SHA256BENCH_TEST_PROBE=3 puts portable_6way first in d64" \
+  sh -c "grep '^d64	' '$tmp/probe' | head -1 | grep -q '^d64	portable_6way	'"
+check "... and at its measured 0 it is listed just before basic" \
+  sh -c "'$bench' -list-impls | grep '^d64	' | tail -2 | head -1 | grep -q '^d64	portable_6way	'"
+SHA256BENCH_TEST_PROBE=3 "$bench" -sanity-check -filter=SHA256_64B/basic > "$tmp/probe.md" 2>&1
+check "the bench header reports the test probe and the order it gives" \
+  grep -q '^test probe: 3.00 units (a constant 0 (SHA256_TEST_EXTRA_ROW), set by SHA256BENCH_TEST_PROBE); at least 2, so d64: portable_6way leads every row$' "$tmp/probe.md"
+check "SHA256BENCH_TEST_PROBE=x is refused with one line" \
+  sh -c "! SHA256BENCH_TEST_PROBE=x '$bench' -list-impls > '$tmp/bad' 2>&1 && [ \$(wc -l < '$tmp/bad') -eq 1 ] && grep -q 'SHA256BENCH_TEST_PROBE' '$tmp/bad'"
+if [ -x "$build/src/test/test_bitcoin" ]; then
+  check "test_bitcoin: the rule orders its row at SHA256BENCH_TEST_PROBE=3" \
+    env SHA256BENCH_TEST_PROBE=3 "$build/src/test/test_bitcoin" --run_test=registry_tests/extra_probe_orders_its_row
+fi
 
 # check-order.py judges a measured run (it refuses sanity checks). A short one
 # is noisy, so only its exit code 2 (cannot judge) fails here; what matters is

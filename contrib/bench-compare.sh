@@ -288,13 +288,12 @@ run() {
     die "$l: bench_bitcoin failed in pair $nn: ${msg:-no message} (output: $out/pair-$nn-$2.err)"
   fi
 }
-pair() {
-  if [ $(( $1 % 2 )) -eq 1 ]; then run "$1" base; run "$1" head; else run "$1" head; run "$1" base; fi
-}
+# The pairs in ABBA order: build-aux/ab-pairs.sh.
+. "$script_dir/../build-aux/ab-pairs.sh"
 
 say "runs in $out; bench_bitcoin $opts"
 t0=$(date +%s)
-pair 1
+ab_pairs 1 1 run
 t1=$(date +%s)
 if ! err=$(python3 "$script_dir/bench_compare.py" --validate "$out/pair-01-base.json" "$out/pair-01-head.json" 2>&1); then
   err=${err#bench-compare: }
@@ -317,16 +316,14 @@ else
   [ $pairs -le 1000 ] || pairs=1000
   say "one pair took ${per} s: $pairs pairs for a budget of $budget s (at least $need for these rows)"
 fi
-i=2
 next=$((t0 + 30))
-while [ $i -le "$pairs" ]; do
-  pair $i
+progress() {
   if [ "$(date +%s)" -ge $next ]; then
-    say "... pair $i of $pairs done"
+    say "... pair $1 of $pairs done"
     next=$(( $(date +%s) + 30 ))
   fi
-  i=$((i + 1))
-done
+}
+ab_pairs 2 "$pairs" run progress
 say "$pairs pairs in $(( $(date +%s) - t0 )) s"
 
 python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label" --head-label="$head_label" \

@@ -11,7 +11,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, read_json, run_tool  # noqa: E402
+from sha256bench_results import ResultsError, read_json, run_tool, save_figure  # noqa: E402
 
 COLORS = {"faster": "#55a868", "slower": "#c44e52", "no change": "#9a9a9a"}
 
@@ -88,16 +88,7 @@ def plot(path, png, base_label="BASE", head_label="HEAD"):
                            f"95% family-wise interval; grey band: +-{threshold:g}% threshold", fontsize=8.5)
     fig.suptitle(f"bench-compare: {base_label} -> {head_label}, {doc.get('pairs', '?')} ABBA pairs", fontsize=10.5)
     fig.tight_layout(rect=(0, 0, 0.86, 0.97))
-    tmp = png + ".tmp.png"
-    try:
-        fig.savefig(tmp, dpi=110)
-        os.replace(tmp, png)
-    except OSError as e:
-        raise PlotError(f"cannot write {png}: {e}")
-    finally:
-        plt.close(fig)
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    save_figure(fig, png, PlotError)
 
 
 def main(argv):

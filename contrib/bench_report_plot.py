@@ -15,7 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sha256bench_results import ResultsError, load, positive_number, refuse_sanity_check, run_tool  # noqa: E402
+from sha256bench_results import ResultsError, load, positive_number, refuse_sanity_check, run_tool, save_figure  # noqa: E402
 
 
 OUR_COLOR = "#4c72b0"
@@ -125,16 +125,7 @@ def _plot(json_path, png_path):
                            "whiskers: lowest to highest round; grey: a reference (OpenSSL, the 1-way loop), not a registry row", fontsize=8)
     fig.suptitle(title_of(data), fontsize=10.5)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
-    tmp = png_path + ".tmp.png"
-    try:
-        fig.savefig(tmp, dpi=110)
-        os.replace(tmp, png_path)
-    except OSError as e:
-        raise ResultsError(f"cannot write {png_path}: {e}")
-    finally:
-        plt.close(fig)
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    save_figure(fig, png_path)
 
 
 def main(argv):

@@ -8,23 +8,28 @@ For each exported kernel, DIR/<path in Core's tree> gets one self-contained
 C++ file in Core's style: Core's licence header, the kernel file's own
 description, its compiler pragmas, then its source with every project header
 it includes inlined once (src/crypto/sha256_kernels.h, the project's kernel
-table, is left out), and last the exported functions themselves, renamed to
-what Core's dispatch calls, in Core's namespace, all inside the
-preprocessor guard Core's build defines for that instruction set. Nothing is
+table, is left out), and the exported functions themselves, renamed to what
+Core's dispatch calls, in Core's namespace; then, the same way, the code of any
+other project source an exported function comes from (the CPU model's probes:
+compat/cpu_probes.cpp; with the kernel file's `#pragma GCC optimize` reset
+before it, as that source is compiled without); all inside the preprocessor
+guard Core's build defines for that instruction set. File-local functions that no exported
+function reaches are left behind with the project's other kernels. Nothing is
 written by hand: the files are this tree's kernels as they are, so what Core
 runs is what the project's row of the same name runs, tests and benchmarks
 (src/test/cli-tests.sh compiles both and compares their instructions). --list
-prints "<core path>\t<project source>\t<project kernel>\t<Core function>\t<defines>\t<flags>"
-per file and writes nothing.
+prints "<core path>\t<project sources>\t<project kernel>\t<Core function>\t<defines>\t<flags>"
+per file and writes nothing (<project sources>: the kernel's file first, then
+any other the file takes functions from, separated by spaces).
 
-    contrib/core-export.py --same-code CORE_PATH CORE_OBJECT PROJECT_OBJECT
+    contrib/core-export.py --same-code CORE_PATH CORE_OBJECT PROJECT_OBJECT...
 
 compares the instructions (objdump -d, addresses and symbol names left out) of
 every exported function in CORE_OBJECT (the file CORE_PATH, compiled), and of
 the functions of that file it calls or jumps to, with those of the project's
-function it comes from in PROJECT_OBJECT (its source, compiled with the same
-compiler and flags): "same code: ..." and exit 0, or the first difference and
-exit 1.
+function it comes from in the PROJECT_OBJECT that defines it (the project
+sources of --list in that order, each compiled with the same compiler and
+flags): "same code: ..." and exit 0, or the first difference and exit 1.
 
 Exit status: 0 written (or the same code); 1 different code; 2 a source is
 missing or not in the expected shape, or bad arguments (one line on stderr,
@@ -44,14 +49,18 @@ class ExportError(Exception):
 
 
 # What goes to Core: functions of the project's <source> (each pair: the
-# project's name, Core's name in <namespace>; the first is the kernel), in
-# <path>, compiled where Core's build defines every macro of <defines> (and
-# gives the file <flags>). Every other function of <source> with external
-# linkage (the project's other kernels) stays behind.
+# project's name, Core's name in <namespace>; the first is the kernel; a third
+# element names another project source the function comes from), in <path>,
+# compiled where Core's build defines every macro of <defines> (and gives the
+# file <flags>). Every other function of those sources with external linkage
+# (the project's other kernels and probes) stays behind, and so do the headers
+# of <source> that <headers> does not name (a kernel file holds every kernel of
+# its instruction set; Core's file gets the technique of its kernel only).
 EXPORTS = [
     {
         "path": "src/crypto/sha256_avx512.cpp",
-        "source": "crypto/sha256d64_avx512.cpp",
+        "source": "crypto/sha256_avx512.cpp",
+        "headers": ["crypto/sha256_lanes_avx512.h"],
         "namespace": "sha256d64_avx512",
         "functions": [("sha256::kernel::avx512_16way_d64", "Transform_16way")],
         "defines": ["ENABLE_AVX512"],
@@ -60,32 +69,35 @@ EXPORTS = [
     },
     {
         "path": "src/crypto/sha256_x86_shani_4way.cpp",
-        "source": "crypto/sha256d64_shani_ring.cpp",
+        "source": "crypto/sha256_x86_shani.cpp",
+        "headers": ["crypto/sha256_x86_shani_ring.h"],
         "namespace": "sha256d64_x86_shani",
-        # The probe too: Core's dispatch takes four streams where they pay off.
+        # The CPU model's probe too: Core's dispatch takes four streams where they pay off.
         "functions": [("sha256::kernel::shani_4way_d64", "Transform_4way"),
-                      ("sha256::detail::MeasureShaniOverlap", "MeasureOverlap")],
+                      ("cpu::detail::MeasureShaniOverlap", "MeasureOverlap", "compat/cpu_probes.cpp")],
         "defines": ["ENABLE_SSE41", "ENABLE_X86_SHANI"],
         "flags": "-msse4.1 -msha",
         "summary": "SHA256D64 on four inputs at once with the Intel SHA extensions, four interleaved streams.",
     },
     {
         "path": "src/crypto/sha256_avx512_multi.cpp",
-        "source": "crypto/sha256multi_avx512.cpp",
+        "source": "crypto/sha256_avx512.cpp",
+        "headers": ["crypto/sha256_lanes_avx512.h", "crypto/sha256_lanes_avx512_jobs.h"],
         "namespace": "sha256_avx512_multi",
-        # The probe too: Core's dispatch takes 32 lanes where 512-bit adds are deep.
+        # The CPU model's probe too: Core's dispatch takes 32 lanes where 512-bit adds are deep.
         "functions": [("sha256::kernel::avx512_16way_jobs", "Jobs_16way"),
                       ("sha256::kernel::avx512_16way_hash32", "Hash32_16way"),
                       ("sha256::kernel::avx512_32way_jobs", "Jobs_32way"),
                       ("sha256::kernel::avx512_32way_hash32", "Hash32_32way"),
-                      ("sha256::detail::MeasureAvx512AddDepth", "MeasureAddDepth")],
+                      ("cpu::detail::MeasureAvx512AddDepth", "MeasureAddDepth", "compat/cpu_probes.cpp")],
         "defines": ["ENABLE_AVX512"],
         "flags": "-mavx512f -mavx512vl",
         "summary": "Many messages at once in the 32-bit lanes of AVX-512 registers, one message a lane: job kernels.",
     },
     {
         "path": "src/crypto/sha256_x86_shani_5way.cpp",
-        "source": "crypto/sha256d64_shani_stagger.cpp",
+        "source": "crypto/sha256_x86_shani.cpp",
+        "headers": ["crypto/sha256_x86_shani_stagger.h"],
         "namespace": "sha256d64_x86_shani",
         "functions": [("sha256::kernel::shani_5way_d64_batch", "Transform_5way_batches")],
         "defines": ["ENABLE_SSE41", "ENABLE_X86_SHANI"],
@@ -108,8 +120,12 @@ KEPT = {h["source"]: h["path"][len("src/"):] for h in HEADERS}
 # Project headers that may be inlined; any other project include is an error
 # (it would pull the project's own API into Core).
 INLINED = {"crypto/sha256_constants.h", "crypto/sha256_lanes.h", "crypto/sha256_lanes_avx512.h",
-           "crypto/sha256_shani_ring.h", "crypto/sha256_shani_stagger.h"}
-LEFT_OUT = {"crypto/sha256_kernels.h", "crypto/sha256_internal.h"}
+           "crypto/sha256_lanes_avx512_jobs.h", "crypto/sha256_x86_shani_ring.h", "crypto/sha256_x86_shani_stagger.h",
+           "crypto/sha256_x86_shani_streams.h"}
+LEFT_OUT = {"crypto/sha256_kernels.h", "crypto/sha256_internal.h", "compat/cpu_model.h"}
+# The line that opens the #if around a source's code, whose #endif ends the
+# file: Core's guard (<defines>) takes the place of both.
+GUARDS = {"#ifdef SHA256_KERNELS_X86", "#if defined(__x86_64__) && !defined(DISABLE_OPTIMIZED_SHA256)"}
 
 CORE_HEADER = """// Copyright (c) 2026 The Bitcoin Core developers
 // Distributed under the MIT software license, see the accompanying
@@ -149,8 +165,9 @@ def strip_header(lines, rel):
     return out[:i] + out[i + 2:last]
 
 
-def flatten(lines, rel, seen, system):
-    """lines with project includes inlined once and system includes collected in `system`."""
+def flatten(lines, rel, seen, system, only=None):
+    """lines with project includes inlined once and system includes collected in
+    `system`; where `only` is given, the project headers it does not name are left out."""
     out = []
     for line in lines:
         m = INCLUDE.match(line)
@@ -158,7 +175,7 @@ def flatten(lines, rel, seen, system):
             out.append(line)
             continue
         inc = m.group(1)
-        if inc in LEFT_OUT:
+        if inc in LEFT_OUT or only is not None and inc in INLINED | set(KEPT) and inc not in only:
             continue
         if inc in KEPT:
             if f"<{KEPT[inc]}>" not in system:
@@ -208,36 +225,110 @@ def split_function(lines, qualified, rel):
 
 def other_definitions(lines):
     """Names of the functions with external linkage a project source defines at file scope."""
-    return [m.group(1) for m in (re.match(r"^\w[\w:]* (sha256::[\w:]+)\(", l) for l in lines) if m]
+    return [m.group(1) for m in (re.match(r"^\w[\w:]* ((?:sha256|cpu)::[\w:]+)\(", l) for l in lines) if m]
 
 
-def export(spec):
-    rel = spec["source"]
+LOCAL_DEFINITION = re.compile(r"^(?:\[\[[^\]]*\]\]\s*)?(?:[\w:<>]+[\s*&]+)+(\w+)\(.*\)\s*$")
+
+
+def prune_local(lines, bodies):
+    """lines without the file-local functions (a definition at the start of a
+    line, '{' on the next) that neither the rest of lines nor `bodies` name."""
+    while True:
+        for i, line in enumerate(lines):
+            m = LOCAL_DEFINITION.match(line)
+            if not m or line.startswith(("return", "else")) or i + 1 >= len(lines) or lines[i + 1] != "{":
+                continue
+            name = m.group(1)
+            rest, _, _, _ = split_local(lines, i)
+            used = re.compile(r"\b" + re.escape(name) + r"\b")
+            code = [l.split("//")[0] for l in rest + bodies]  # a comment naming it is no use
+            if not any(used.search(l) for l in code):
+                lines = rest
+                break
+        else:
+            return lines
+
+
+def split_local(lines, i):
+    """split_function for the definition at line i."""
+    depth, j = 0, i + 1
+    for j in range(i + 1, len(lines)):
+        depth += lines[j].count("{") - lines[j].count("}")
+        if depth == 0:
+            break
+    k = i
+    while k > 0 and (lines[k - 1].startswith("//") or lines[k - 1].startswith("template <")):
+        k -= 1
+    return lines[:k] + lines[j + 1:], None, None, lines[i + 2:j]
+
+
+def sources_of(spec):
+    """The project sources of an export, the kernel's first, and the functions each gives."""
+    out = {spec["source"]: []}
+    for f in spec["functions"]:
+        out.setdefault(f[2] if len(f) > 2 else spec["source"], []).append(f)
+    return out
+
+
+def residue(rel, functions):
+    """(the file's leading comment, its code without the exported and other
+    external functions and without what only they used, the exported functions
+    as (ret, core name, params, body)) of one project source."""
     lines = read(rel)
     exported = []
-    for project, core in spec["functions"]:
-        lines, ret, params, body = split_function(lines, project, rel)
-        exported.append((ret, core, params, body))
+    for f in functions:
+        lines, ret, params, body = split_function(lines, f[0], rel)
+        exported.append((ret, f[1], params, body))
     # Everything else the file defines for the project stays behind.
     for name in other_definitions(lines):
         lines = split_function(lines, name, rel)[0]
-    # The file's own #ifdef SHA256_KERNELS_X86 ... #endif becomes Core's guard.
-    text = "\n".join(lines)
-    if "#ifdef SHA256_KERNELS_X86" not in text:
-        raise ExportError(f"src/{rel}: no '#ifdef SHA256_KERNELS_X86' around the kernel")
-    lines = [l for l in lines if l.strip() != "#ifdef SHA256_KERNELS_X86"]
+    # The file's own #if (SHA256_KERNELS_X86, or the probes' x86 condition) ... #endif becomes Core's guard.
+    opened = [i for i, l in enumerate(lines) if l.strip() in GUARDS]
+    if not opened:
+        raise ExportError(f"src/{rel}: none of {sorted(GUARDS)} around the code")
+    del lines[opened[0]]
     last = max(i for i, l in enumerate(lines) if l.strip())
     if lines[last].strip() != "#endif":
-        raise ExportError(f"src/{rel}: does not end with the #endif of SHA256_KERNELS_X86")
+        raise ExportError(f"src/{rel}: does not end with the #endif of its guard")
     lines = lines[:last]
     # Leading comment (the file's description) and the rest.
     n = 0
     while n < len(lines) and (lines[n].startswith("//") or not lines[n].strip()):
         n += 1
     description = [l for l in lines[:n] if not l.startswith("// SPDX-License-Identifier")]
-    rest = lines[n:]
+    rest = prune_local(lines[n:], [l for e in exported for l in e[3]])
+    return description, rest, exported
+
+
+def block(namespace, functions):
+    """The exported functions, (ret, Core's name, params, body) each, in Core's namespace."""
+    out = [f"namespace {namespace} {{"]
+    for n, (ret, core, params, body) in enumerate(functions):
+        out += ([""] if n else []) + [f"{ret} {core}{params}", "{"] + body + ["}"]
+    return out + [f"}} // namespace {namespace}"]
+
+
+def export(spec):
+    rel = spec["source"]
+    by_source = sources_of(spec)
     system = []
-    flat = flatten(rest, rel, set(), system)
+    parts = {src: residue(src, fns) for src, fns in by_source.items()}
+    description, rest, _ = parts[rel]
+    flat = flatten(rest, rel, set(), system, spec.get("headers"))
+    # The kernel's pragmas (an `optimize` for its kernels) must not reach the
+    # code of the other sources, compiled in the project without them.
+    pragmas = [l for l in rest if l.startswith("#pragma GCC optimize")]
+    seen = set()
+    others = []
+    for src, (_, code, functions) in parts.items():
+        if src == rel:
+            continue
+        if pragmas:
+            others += ["", "#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)",
+                       "#pragma GCC reset_options", "#endif"]
+        others += [""] + flatten(code, src, seen, system) + [""] + block(spec["namespace"], functions)
+    exported = parts[rel][2]
     out = [CORE_HEADER.format(summary=spec["summary"], source="src/" + rel).rstrip("\n")]
     out += ["//"] + [("//" + l[2:]) if l.startswith("//") else l for l in description if l.strip()]
     guard = " && ".join(f"defined({d})" for d in spec["defines"])
@@ -249,11 +340,8 @@ def export(spec):
     kept = [h for h in system if h.startswith("<")]
     out += [f"#include {h}" for h in kept] + ([""] if kept else [])
     out += [f"#include <{h}>" for h in system if not h.startswith("<")] + [""]
-    out += flat
-    out += ["", f"namespace {spec['namespace']} {{"]
-    for n, (ret, core, params, body) in enumerate(exported):
-        out += ([""] if n else []) + [f"{ret} {core}{params}", "{"] + body + ["}"]
-    out += [f"}} // namespace {spec['namespace']}", "", f"#endif // {guard}", ""]
+    out += flat + [""] + block(spec["namespace"], exported) + others
+    out += ["", f"#endif // {guard}", ""]
     text = "\n".join(out)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text
@@ -325,13 +413,18 @@ def instructions(obj, symbol, calls=None):
     return out
 
 
-def same_code(core_path, core_obj, project_obj):
+def same_code(core_path, core_obj, *project_objs):
     spec = next((e for e in EXPORTS if e["path"] == core_path), None)
     if spec is None:
         raise ExportError(f"--same-code: {core_path} is not an exported file (see --list)")
-    lines = read(spec["source"])
+    sources = list(sources_of(spec))
+    if len(project_objs) != len(sources):
+        raise ExportError(f"--same-code {core_path}: {len(sources)} project objects expected "
+                          f"({', '.join('src/' + s for s in sources)}), got {len(project_objs)}")
     said = []
-    for project, core in spec["functions"]:
+    for f in spec["functions"]:
+        project, core = f[0], f[1]
+        project_obj = project_objs[sources.index(f[2] if len(f) > 2 else spec["source"])]
         calls_a, calls_b = [], []
         a = instructions(core_obj, symbol(core_obj, f"{spec['namespace']}::{core}"), calls_a)
         b = instructions(project_obj, symbol(project_obj, project), calls_b)
@@ -377,8 +470,8 @@ def main(argv):
     out_dir = None
     listing = False
     if argv[:1] == ["--same-code"]:
-        if len(argv) != 4:
-            raise ExportError("usage: --same-code CORE_PATH CORE_OBJECT PROJECT_OBJECT")
+        if len(argv) < 4:
+            raise ExportError("usage: --same-code CORE_PATH CORE_OBJECT PROJECT_OBJECT...")
         return same_code(*argv[1:])
     for a in argv:
         if a.startswith("--out="):
@@ -396,8 +489,9 @@ def main(argv):
         for h in HEADERS:
             print(f"{h['path']}\tsrc/{h['source']}\t-\t-\t-\t-")
         for e in EXPORTS:
-            kernel, core = e["functions"][0]
-            print(f"{e['path']}\tsrc/{e['source']}\t{kernel}\t{e['namespace']}::{core}"
+            kernel, core = e["functions"][0][:2]
+            srcs = " ".join("src/" + src for src in sources_of(e))
+            print(f"{e['path']}\t{srcs}\t{kernel}\t{e['namespace']}::{core}"
                   f"\t{' '.join(e['defines'])}\t{e['flags']}")
         return 0
     if out_dir is None:

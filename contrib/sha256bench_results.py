@@ -161,6 +161,23 @@ def check(data, path):
     return data
 
 
+def save_figure(fig, path, error=ResultsError):
+    """Writes a matplotlib figure to the PNG `path` whole or not at all (a
+    temporary file renamed into place; a failed write leaves no file and
+    raises `error` with one line), and closes the figure either way."""
+    import matplotlib.pyplot as plt
+    tmp = path + ".tmp.png"
+    try:
+        fig.savefig(tmp, dpi=110)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise error(f"cannot write {path}: {e}")
+    finally:
+        plt.close(fig)
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
 def refuse_sanity_check(data, path):
     """Timings that mean nothing: a -sanity-check run, or one on an emulated CPU."""
     if data["mode"] == "sanity-check":

@@ -5,6 +5,7 @@
 #include <bench/machine.h>
 #include <bench/output.h>
 #include <bench/report.h>
+#include <compat/cpu_model.h>
 
 #include <algorithm>
 #include <atomic>
@@ -258,6 +259,64 @@ std::vector<Note> AllNotes()
     return notes;
 }
 
+namespace {
+// "3", "1.7": a threshold as its row declares it.
+std::string Threshold(double t)
+{
+    char s[32];
+    std::snprintf(s, sizeof(s), "%g", t);
+    return s;
+}
+} // namespace
+
+std::vector<Note> OrderNotes(const std::vector<ImplRow>& impls)
+{
+    std::vector<Note> notes;
+    for (int i = 0; i < cpu::PROBE_COUNT; ++i) {
+        const auto probe = static_cast<cpu::Probe>(i);
+        // The thresholds rows declare on this probe, and what they do now.
+        std::set<double> thresholds;
+        std::vector<std::pair<std::string, std::string>> moves; // "in <family>: rows", target
+        for (const ImplRow& row : impls) {
+            for (const sha256::Lead& l : row.leads) {
+                if (l.probe == probe) thresholds.insert(l.at_least);
+            }
+            const sha256::Lead* rule = sha256::Placing(row.leads);
+            if (!rule || rule->probe != probe) continue;
+            const std::string target = rule->ahead_of ? "the " + cpu::FeatureNames(rule->ahead_of) + " rows" : "every row";
+            const std::string where = row.family + "\t" + target;
+            auto it = std::find_if(moves.begin(), moves.end(), [&](const auto& m) { return m.first == where; });
+            if (it == moves.end()) {
+                moves.emplace_back(where, row.name);
+            } else {
+                it->second += ", " + row.name;
+            }
+        }
+        if (thresholds.empty()) continue;
+        const double value = cpu::Read(probe).value;
+        std::string text = cpu::Describe(probe) + "; ";
+        if (cpu::Read(probe).source != cpu::Source::Absent) {
+            auto above = thresholds.upper_bound(value);
+            if (above == thresholds.begin()) {
+                text += "below " + Threshold(*above);
+            } else {
+                text += "at least " + Threshold(*std::prev(above));
+                if (above != thresholds.end()) text += ", below " + Threshold(*above);
+            }
+            text += ", so ";
+        }
+        if (moves.empty()) text += "the listed orders";
+        for (size_t m = 0; m < moves.size(); ++m) {
+            const size_t tab = moves[m].first.find('\t');
+            const bool one = moves[m].second.find(',') == std::string::npos;
+            text += (m ? "; " : "") + moves[m].first.substr(0, tab) + ": " + moves[m].second + (one ? " leads " : " lead ") +
+                    moves[m].first.substr(tab + 1);
+        }
+        notes.push_back({cpu::Info(probe).name, text, ""});
+    }
+    return notes;
+}
+
 std::vector<ImplRow> AllImplementations()
 {
     std::vector<ImplRow> rows;
@@ -280,7 +339,7 @@ std::vector<Selection> Select(const std::vector<Bench>& all, const std::string& 
         }
         tables[index[b.table]].rows.push_back(&b);
     }
-    // speed% needs the baseline: a selected table always shows its 100% row, first.
+    // speed% needs the baseline: a selected table always shows its baseline row, first.
     for (const auto& b : all) {
         if (!b.baseline || !index.count(b.table)) continue;
         auto& rows = tables[index[b.table]].rows;
@@ -408,7 +467,11 @@ int RunAll(const Options& opts)
     info.cpus = AffinityList(nullptr);
     info.machine = DescribeMachine(MeasureClock());
     info.build = DescribeBuild();
+    info.impls = AllImplementations();
     info.notes = AllNotes();
+    // Why the orders of preference are what they are on this CPU: each
+    // reading the rows' order rules use, and what those rules do with it.
+    for (Note& n : OrderNotes(info.impls)) info.notes.push_back(std::move(n));
     if (info.machine.clock.rnds2_latency > 0) {
         // One message is a chain: 64 rounds = 32 dependent sha256rnds2 per block.
         const ClockCalibration& c = info.machine.clock;
@@ -436,7 +499,6 @@ int RunAll(const Options& opts)
             info.notes.push_back({"SHA-NI stream block", line, ""});
         }
     }
-    info.impls = AllImplementations();
     WriteMarkdownHeader(stdout, info);
 
     // Measure, printing each table as it completes.

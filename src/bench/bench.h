@@ -8,9 +8,11 @@
 
 #include <bench/machine.h>
 #include <compat/cpuid.h>
+#include <crypto/sha256_row.h>
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,7 @@ struct Bench {
     //! D64 input: three blocks of 32). Times the SHA unit's issue interval that
     //! is the row's floor; the table's floor% column says how close it runs.
     double sha_rnds2_per_unit{0};
-    bool baseline{false};     //!< the 100% row of its table
+    bool baseline{false};     //!< the row speed% is relative to (speed% 100) in its table
     std::string not_run;      //!< non-empty: why the row is never executed ("build with ...")
     std::function<void()> setup;            //!< before each timed slice (e.g. select the transform)
     std::function<void(uint64_t ops)> run;  //!< the timed work
@@ -58,6 +60,29 @@ inline void Keep(const void* p)
 #endif
 }
 
+//! A row's timed loop, written once: `make_out()` makes a fresh output and
+//! `op(out)` does one op into it. Sets b.run (the measured thread's loop, into
+//! the output returned here, which the row's check may read) and b.make_run
+//! (each extra thread of -threads=N gets an output of its own; inputs are
+//! read-only and shared).
+template <class MakeOut, class Op>
+auto TimedLoop(Bench& b, MakeOut make_out, Op op)
+{
+    using Out = decltype(make_out());
+    auto out = std::make_shared<Out>(make_out());
+    b.run = [out, op](uint64_t ops) {
+        for (uint64_t i = 0; i < ops; ++i) op(*out);
+    };
+    b.make_run = [make_out, op]() -> std::function<void(uint64_t)> {
+        auto own = std::make_shared<Out>(make_out());
+        return [own, op](uint64_t ops) {
+            for (uint64_t i = 0; i < ops; ++i) op(*own);
+            Keep(own.get());
+        };
+    };
+    return out;
+}
+
 //! A fact printed above the tables ("label: text"); with a build_key it is also
 //! that field of the JSON "build" object.
 struct Note {
@@ -66,19 +91,11 @@ struct Note {
     std::string build_key;
 };
 
-//! One row of an implementation registry, as -list-impls and the JSON show it.
-struct ImplRow {
-    std::string family;             //!< "transform", "d64", "fixed" or "multi"
-    std::string name;
-    std::vector<std::string> needs; //!< feature names, empty for none
-    bool built{false};
-    bool supported{false};
-    bool selected{false};           //!< what AutoDetect picks on this CPU
-    std::string why_not;            //!< empty when supported
-    std::string technique;
-    int ways{1};                    //!< inputs, lanes or streams at once
-    bool wide_sha{false};           //!< leads its family's order on a CPU with a wide SHA unit
-    bool uses_transform{false};     //!< runs the selected transform (its speed is that transform's)
+//! One row of an implementation registry, as -list-impls and the JSON show it:
+//! the registry's row, its family and whether AutoDetect picks it.
+struct ImplRow : sha256::Row {
+    std::string family; //!< "transform", "d64", "fixed" or "multi"
+    bool selected{false}; //!< what AutoDetect picks on this CPU
 };
 
 //! One registry's rows (sha256::Implementations(), D64Implementations(), ...)
@@ -87,22 +104,19 @@ template <typename Impl>
 void AddFamily(std::vector<ImplRow>& out, const char* family, const std::vector<Impl>& impls,
                const std::string& selected)
 {
-    for (const auto& impl : impls) {
+    for (const sha256::Row& impl : impls) {
         ImplRow row;
+        static_cast<sha256::Row&>(row) = impl;
         row.family = family;
-        row.name = impl.name;
-        row.needs = SplitFeatures(cpu::FeatureNames(impl.needs_mask));
-        row.built = impl.built;
-        row.supported = impl.supported;
         row.selected = impl.name == selected;
-        row.why_not = impl.why_not;
-        row.technique = impl.technique;
-        row.ways = impl.ways;
-        row.wide_sha = impl.wide_sha;
-        row.uses_transform = impl.uses_transform;
         out.push_back(row);
     }
 }
+
+//! The rows of -list-impls that lead on a CPU whose SHA unit works on several
+//! sha256rnds2 at once (the wide_sha column): those with an order rule on the
+//! SHA-NI overlap.
+bool WideSha(const sha256::Row& row);
 
 //! What a benchmark file registers. `rows` must be cheap (it also serves
 //! -list); `notes` may measure and is called only when tables are run.
@@ -130,6 +144,9 @@ std::vector<Bench> AllBenchmarks();
 std::vector<Note> AllNotes();
 //! Every registry row of every suite, in registry order.
 std::vector<ImplRow> AllImplementations();
+//! For each probe of the CPU model that rows' order rules use: its reading
+//! with its reason (cpu::Describe) and which rows lead because of it.
+std::vector<Note> OrderNotes(const std::vector<ImplRow>& impls);
 
 struct Options {
     std::string filter{".*"};

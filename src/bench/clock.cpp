@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <bench/clock.h>
 
+#include <compat/cpu_model.h>
 #include <compat/cpuid.h>
 
 #include <algorithm>
@@ -39,61 +40,12 @@ uint64_t Ticks()
 
 namespace {
 #ifdef BENCH_HAVE_TSC
-// 64000 dependent adds: exactly 64000 core cycles (the loop runs alongside).
-// Register + register: recent Intel cores (Golden Cove and later) fold chains
-// of add-immediate at rename, several per cycle, which made a core clock of
-// 21 GHz out of a 3.6 GHz one.
-void AddChain()
-{
-    uint64_t x = 1;
-    for (int i = 0; i < 1000; ++i) __asm__ volatile(".rept 64\n\tadd %0, %0\n\t.endr" : "+r"(x));
-}
-
-// 64000 sha256rnds2, each taking the previous result as a source (alternating
-// registers), as the rounds of one message do.
-void Rnds2Chain()
-{
-    for (int i = 0; i < 1000; ++i) {
-        __asm__ volatile(".rept 32\n\tsha256rnds2 %%xmm0, %%xmm2, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm1, %%xmm2\n\t.endr"
-                         ::: "xmm0", "xmm1", "xmm2");
-    }
-}
-
-// 64000 sha256rnds2 on twelve independent chains (each depends only on its own
-// last result, xmm0 and xmm13 are read-only): the rate at which the SHA unit
-// takes them, since no unit measured overlaps more than ~4.
-void Rnds2Spread()
-{
-    for (int i = 0; i < 1000; ++i) {
-        __asm__ volatile(".rept 4\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm2\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm3\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm4\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm5\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm6\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm7\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm8\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm9\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm10\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm11\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm12\n\t"
-                         ".endr\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm2\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm3\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm4\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm5\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm6\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm7\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm8\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm9\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm10\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm11\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm12\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm2\n\t"
-                         "sha256rnds2 %%xmm0, %%xmm13, %%xmm3\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm4\n\t"
-                         ::: "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
-                           "xmm12");
-    }
-}
-
 // One quarter of a scheduled block as a SHA-NI stream kernel issues it (a block:
 // 32 sha256rnds2, 12 sha256msg1, 12 sha256msg2, 28 paddd, 32 shuffles), every
 // instruction independent of the others but for its own register: xmm0 and
 // xmm13 are only read, the rounds run on eight chains. It measures what the
-// units cost when they share the work, not latency: on AMD Zen 4 the rounds
-// alone take 32 cycles a block, with the message instructions still 32.0, and
-// this whole mix 43.7 in quiet periods: the adds and shuffles compete with
-// sha256msg2.
+// units cost when they share the work, not latency (on AMD Zen 4 the adds and
+// shuffles compete with sha256msg2: doc/results/2026-11-27-lab-notes.md).
 #define BENCH_BLOCK_MIX_QUARTER                                                                           \
     "sha256rnds2 %%xmm0, %%xmm13, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm2\n\t"                      \
     "sha256rnds2 %%xmm0, %%xmm13, %%xmm3\n\tsha256rnds2 %%xmm0, %%xmm13, %%xmm4\n\t"                      \
@@ -105,7 +57,7 @@ void Rnds2Spread()
     ".rept 4\n\tpshufd $0x0e, %%xmm13, %%xmm15\n\t.endr\n\t"                                            \
     ".rept 3\n\tpaddd %%xmm13, %%xmm15\n\t.endr\n\t"
 
-// 2000 blocks of that mix (64000 sha256rnds2, as the chains above).
+// 2000 blocks of that mix (64000 sha256rnds2, as the CPU model's chains).
 void BlockMix()
 {
     for (int i = 0; i < 500; ++i) {
@@ -176,39 +128,24 @@ void StreamBlocks()
 #undef BENCH_STREAM_ROUNDS
 #undef BENCH_STREAM_RING
 
-// Fewest TSC ticks of `chain` over `runs` runs: the run not interrupted,
-// after the core has ramped up its clock.
-uint64_t BestTicks(void (*chain)(), int runs)
-{
-    uint64_t best = ~uint64_t(0);
-    for (int i = 0; i < runs; ++i) {
-        const uint64_t t0 = __rdtsc();
-        chain();
-        const uint64_t dt = __rdtsc() - t0;
-        if (dt < best) best = dt;
-    }
-    return best;
-}
 #endif
 } // namespace
 
 ClockCalibration MeasureClock()
 {
+    // The clock and the SHA unit are the CPU model's readings; the block
+    // mixes below are shapes of this project's kernels, timed in its clock.
     ClockCalibration c;
+    c.tsc_hz = cpu::Read(cpu::Probe::TscGhz).value * 1e9;
+    c.core_hz = cpu::Read(cpu::Probe::CoreGhz).value * 1e9;
+    c.rnds2_latency = cpu::Read(cpu::Probe::Rnds2Latency).value;
+    c.rnds2_interval = cpu::Read(cpu::Probe::Rnds2Interval).value;
 #ifdef BENCH_HAVE_TSC
-    // TSC rate against the wall clock over ~50 ms.
-    const uint64_t n0 = NowNs(), t0 = Ticks();
-    while (NowNs() - n0 < 50000000) {}
-    const uint64_t n1 = NowNs(), t1 = Ticks();
-    c.tsc_hz = double(t1 - t0) * 1e9 / double(n1 - n0);
-    const double adds = double(BestTicks(AddChain, 1000));
-    c.core_hz = 64000.0 / adds * c.tsc_hz;
     if (cpu::Features() & cpu::SHANI) {
-        c.rnds2_latency = double(BestTicks(Rnds2Chain, 200)) / adds;
-        c.rnds2_interval = double(BestTicks(Rnds2Spread, 200)) / adds;
-        c.block_mix = double(BestTicks(BlockMix, 200)) / adds * 32; // per block: 32 of the 64000 sha256rnds2
-        c.stream_block = double(BestTicks(StreamBlocks<false>, 200)) / adds * 32; // per block of one stream
-        c.stream_block_msg2_add = double(BestTicks(StreamBlocks<true>, 200)) / adds * 32;
+        // Per block: 2000 blocks of each kind.
+        c.block_mix = cpu::BestCoreCycles(BlockMix, 200) / 2000;
+        c.stream_block = cpu::BestCoreCycles(StreamBlocks<false>, 200) / 2000; // per block of one stream
+        c.stream_block_msg2_add = cpu::BestCoreCycles(StreamBlocks<true>, 200) / 2000;
     }
 #endif
     return c;

@@ -58,15 +58,7 @@ std::string Printable(const std::string& s)
 Machine DescribeMachine(const ClockCalibration& clock)
 {
     Machine m;
-#if defined(__x86_64__)
-    m.arch = "x86_64";
-#elif defined(__aarch64__)
-    m.arch = "aarch64";
-#elif defined(__i386__)
-    m.arch = "i386";
-#else
-    m.arch = "unknown";
-#endif
+    m.arch = cpu::Arch();
     m.cpu = Printable(cpu::Brand());
 #if defined(__x86_64__) || defined(__i386__)
     // The display family/model/stepping of CPUID leaf 1 (Intel SDM vol. 2A,

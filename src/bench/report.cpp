@@ -261,9 +261,9 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
 
     Json impls = Json::array();
     for (const auto& i : info.impls) {
-        impls.push_back({{"family", i.family}, {"name", i.name}, {"needs", i.needs}, {"built", i.built},
+        impls.push_back({{"family", i.family}, {"name", i.name}, {"needs", SplitFeatures(i.needs)}, {"built", i.built},
                          {"supported", i.supported}, {"selected", i.selected}, {"why_not", i.why_not},
-                         {"technique", i.technique}, {"ways", i.ways}, {"wide_sha", i.wide_sha},
+                         {"technique", i.technique}, {"ways", i.ways}, {"wide_sha", WideSha(i)},
                          {"uses_transform", i.uses_transform}});
     }
     j["implementations"] = impls;
@@ -322,14 +322,22 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
+bool WideSha(const sha256::Row& row)
+{
+    for (const sha256::Lead& l : row.leads) {
+        if (l.probe == cpu::Probe::ShaniOverlap) return true;
+    }
+    return false;
+}
+
 std::string ImplListText(const std::vector<ImplRow>& impls)
 {
     std::string s;
     for (const auto& i : impls) {
-        s += TsvField(i.family) + "\t" + TsvField(i.name) + "\t" + TsvField(Join(i.needs, ",", "none")) + "\t" +
+        s += TsvField(i.family) + "\t" + TsvField(i.name) + "\t" + TsvField(Join(SplitFeatures(i.needs), ",", "none")) + "\t" +
              (i.built ? "yes" : "no") + "\t" + (i.supported ? "yes" : "no") + "\t" + (i.selected ? "yes" : "no") +
              "\t" + (i.why_not.empty() ? "-" : TsvField(i.why_not)) + "\t" + TsvField(i.technique) + "\t" +
-             std::to_string(i.ways) + "\t" + (i.wide_sha ? "yes" : "no") + "\n";
+             std::to_string(i.ways) + "\t" + (WideSha(i) ? "yes" : "no") + "\n";
     }
     return s;
 }

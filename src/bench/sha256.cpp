@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The SHA-256 benchmarks: every row of the transform registry (plus OpenSSL as
 // a reference) at six sizes. One table per size; the registry's portable row
-// is the 100% row. No transform is named here: rows, the baseline and the
+// is the baseline row. No transform is named here: rows, the baseline and the
 // -DBENCH_RORX gate all follow from the registry's fields.
 #include <bench/bench.h>
 
@@ -11,6 +11,7 @@
 #include <config/sha256bench-config.h>
 #include <crypto/sha256.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +53,9 @@ const unsigned char* Input()
     }();
     return data.get();
 }
+
+using Digest = std::array<unsigned char, 32>;
+std::string AsString(const Digest& d) { return std::string(reinterpret_cast<const char*>(d.data()), d.size()); }
 
 void HashOnce(const Size& sz, unsigned char out[32])
 {
@@ -182,27 +186,15 @@ void Rows(std::vector<benchmark::Bench>& out)
             } else if (GatedByBenchRorx(impl) && !BenchRorx()) {
                 b.not_run = RORX_REASON;
             }
-            auto result = std::make_shared<std::string>(32, '\0');
             const std::string name = impl.name;
             b.setup = [name] { sha256::SetImplementation(name); };
-            b.run = [sz, result](uint64_t ops) {
-                unsigned char d[32];
-                for (uint64_t i = 0; i < ops; ++i) HashOnce(sz, d);
-                result->assign(reinterpret_cast<char*>(d), 32);
-            };
-            b.make_run = [sz]() -> std::function<void(uint64_t)> {
-                return [sz](uint64_t ops) {
-                    unsigned char d[32];
-                    for (uint64_t i = 0; i < ops; ++i) HashOnce(sz, d);
-                    benchmark::Keep(d);
-                };
-            };
+            const auto result = benchmark::TimedLoop(b, [] { return Digest{}; }, [sz](Digest& d) { HashOnce(sz, d.data()); });
             b.check = [sz, result, expected, name, base_name]() -> std::string {
                 if (!sha256::SetImplementation(name)) return "cannot select " + name;
-                unsigned char d[32];
-                HashOnce(sz, d);
-                if (std::string(reinterpret_cast<char*>(d), 32) != expected) return "digest differs from " + base_name;
-                if (*result != expected) return "timed run's digest differs from " + base_name;
+                Digest d;
+                HashOnce(sz, d.data());
+                if (AsString(d) != expected) return "digest differs from " + base_name;
+                if (AsString(*result) != expected) return "timed run's digest differs from " + base_name;
                 return "";
             };
             out.push_back(std::move(b));
@@ -215,25 +207,16 @@ void Rows(std::vector<benchmark::Bench>& out)
         ref.bytes_per_op = sz.bytes;
         SetUnit(ref, sz, 0); // OpenSSL's path is its own choice
 #ifdef HAVE_OPENSSL_REFERENCE
-        auto result = std::make_shared<std::string>(32, '\0');
-        ref.run = [sz, result](uint64_t ops) {
-            static const EVP_MD* md = EVP_sha256();
-            static EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-            unsigned char d[32];
-            for (uint64_t i = 0; i < ops; ++i) OpenSslOnce(ctx, md, sz, d);
-            result->assign(reinterpret_cast<char*>(d), 32);
+        // Each thread's output has a context of its own.
+        struct OpenSslOut {
+            std::shared_ptr<EVP_MD_CTX> ctx;
+            Digest d;
         };
-        // Another thread gets a context of its own.
-        ref.make_run = [sz]() -> std::function<void(uint64_t)> {
-            std::shared_ptr<EVP_MD_CTX> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-            return [sz, ctx](uint64_t ops) {
-                unsigned char d[32];
-                for (uint64_t i = 0; i < ops; ++i) OpenSslOnce(ctx.get(), EVP_sha256(), sz, d);
-                benchmark::Keep(d);
-            };
-        };
+        const auto result = benchmark::TimedLoop(
+            ref, [] { return OpenSslOut{std::shared_ptr<EVP_MD_CTX>(EVP_MD_CTX_new(), EVP_MD_CTX_free), {}}; },
+            [sz](OpenSslOut& o) { OpenSslOnce(o.ctx.get(), EVP_sha256(), sz, o.d.data()); });
         ref.check = [result, expected, base_name]() -> std::string {
-            return *result == expected ? "" : "OpenSSL's digest differs from " + base_name;
+            return AsString(result->d) == expected ? "" : "OpenSSL's digest differs from " + base_name;
         };
 #else
         ref.not_run = "configure found no libcrypto (apt-get install libssl-dev)";

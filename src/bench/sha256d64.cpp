@@ -1,6 +1,6 @@
 // Bitcoin's own hashing: SHA256D64 (every D64 row), the Merkle root of 9001
 // leaves, and the fixed-size double SHA-256 of 32, 64 and 80 bytes. The
-// portable 1-way row is the 100% row of each table. In the SHA256D64 table an op is one call
+// portable 1-way row is the baseline row of each table. In the SHA256D64 table an op is one call
 // (1024 inputs), in the MerkleRoot table one root (9001 leaves = 9009 64-byte inputs
 // over all levels, the copy of the leaves included): both give core cycles per
 // 64-byte input (the cycles/input column).
@@ -10,6 +10,7 @@
 #include <crypto/sha256.h>
 #include <uint256.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -56,7 +57,7 @@ void Rows(std::vector<benchmark::Bench>& out)
     const std::string selected = sha256::AutoDetectD64();
     const auto impls = sha256::D64Implementations();
 
-    // The 100% row and the source of expected digests: the registry's last
+    // The baseline row and the source of expected digests: the registry's last
     // row, the portable 1-way fallback.
     const std::string base = impls.back().name;
     auto input = std::make_shared<std::vector<unsigned char>>(Pseudorandom(64 * D64_INPUTS, 64));
@@ -73,7 +74,7 @@ void Rows(std::vector<benchmark::Bench>& out)
     const uint256 root = ComputeMerkleRoot(leaves);
     sha256::SetD64Implementation(selected);
 
-    // Table 1: SHA256D64 of 1024 inputs per call; the base row first (100%).
+    // Table 1: SHA256D64 of 1024 inputs per call; the baseline row first.
     for (auto it = impls.rbegin(); it != impls.rend(); ++it) {
         const sha256::D64Implementation& impl = *it;
         benchmark::Bench b;
@@ -88,17 +89,9 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.baseline = impl.name == base;
         b.not_run = NotRun(impl);
         const std::string name = impl.name;
-        auto buf = std::make_shared<std::vector<unsigned char>>(32 * D64_INPUTS);
         b.setup = [name] { sha256::SetD64Implementation(name); };
-        b.run = [input, buf](uint64_t ops) {
-            for (uint64_t i = 0; i < ops; ++i) ::SHA256D64(buf->data(), input->data(), D64_INPUTS);
-        };
-        b.make_run = [input]() -> std::function<void(uint64_t)> {
-            auto own = std::make_shared<std::vector<unsigned char>>(32 * D64_INPUTS);
-            return [input, own](uint64_t ops) {
-                for (uint64_t i = 0; i < ops; ++i) ::SHA256D64(own->data(), input->data(), D64_INPUTS);
-            };
-        };
+        benchmark::TimedLoop(b, [] { return std::vector<unsigned char>(32 * D64_INPUTS); },
+                             [input](std::vector<unsigned char>& out) { ::SHA256D64(out.data(), input->data(), D64_INPUTS); });
         b.check = [name, base, input, expected]() -> std::string {
             if (!sha256::SetD64Implementation(name)) return "cannot select " + name;
             std::vector<unsigned char> got(32 * D64_INPUTS);
@@ -131,18 +124,9 @@ void Rows(std::vector<benchmark::Bench>& out)
             if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = D64_RNDS2;
         }
         const std::string row = name;
-        auto last = std::make_shared<uint256>();
         b.setup = [row] { sha256::SetD64Implementation(row); };
-        b.run = [leaves_ptr, last](uint64_t ops) {
-            for (uint64_t i = 0; i < ops; ++i) *last = ComputeMerkleRoot(*leaves_ptr);
-        };
-        b.make_run = [leaves_ptr]() -> std::function<void(uint64_t)> {
-            return [leaves_ptr](uint64_t ops) {
-                uint256 r;
-                for (uint64_t i = 0; i < ops; ++i) r = ComputeMerkleRoot(*leaves_ptr);
-                benchmark::Keep(r.data());
-            };
-        };
+        const auto last = benchmark::TimedLoop(b, [] { return uint256(); },
+                                               [leaves_ptr](uint256& r) { r = ComputeMerkleRoot(*leaves_ptr); });
         b.check = [row, base, leaves_ptr, root, last]() -> std::string {
             if (!sha256::SetD64Implementation(row)) return "cannot select " + row;
             if (ComputeMerkleRoot(*leaves_ptr) != root) return "root differs from " + base;
@@ -154,7 +138,7 @@ void Rows(std::vector<benchmark::Bench>& out)
 
     // Double SHA-256 of one 32-, 64- or 80-byte input: the fixed-size paths
     // join the SHA256D tables of bench/sha256.cpp (CSHA256 twice through each
-    // transform, the portable one = 100%).
+    // transform, the portable one the baseline).
     struct Fixed {
         size_t len;
         const char* table;
@@ -187,20 +171,11 @@ void Rows(std::vector<benchmark::Bench>& out)
             if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = benchmark::DoubleShaRnds2(f.len);
             b.not_run = NotRun(impl);
             const sha256::DoubleFn fn = f.len == 32 ? impl.double32 : f.len == 64 ? impl.double64 : impl.double80;
-            auto last = std::make_shared<std::string>(32, '\0');
-            b.run = [in, last, fn](uint64_t ops) {
-                unsigned char d[32];
-                for (uint64_t i = 0; i < ops; ++i) fn(d, in->data());
-                last->assign(reinterpret_cast<char*>(d), 32);
+            const auto last = benchmark::TimedLoop(b, [] { return std::array<unsigned char, 32>{}; },
+                                                   [in, fn](std::array<unsigned char, 32>& d) { fn(d.data(), in->data()); });
+            b.check = [last, want]() -> std::string {
+                return std::string(reinterpret_cast<const char*>(last->data()), 32) == *want ? "" : "digest differs from CSHA256 twice";
             };
-            b.make_run = [in, fn]() -> std::function<void(uint64_t)> {
-                return [in, fn](uint64_t ops) {
-                    unsigned char d[32];
-                    for (uint64_t i = 0; i < ops; ++i) fn(d, in->data());
-                    benchmark::Keep(d);
-                };
-            };
-            b.check = [last, want]() -> std::string { return *last == *want ? "" : "digest differs from CSHA256 twice"; };
             out.push_back(std::move(b));
         }
     }
@@ -211,50 +186,6 @@ void Notes(std::vector<benchmark::Note>& out)
 {
     out.push_back({"Selected SHA256D64", sha256::AutoDetectD64() + "; fixed-size double SHA-256: " +
                                              sha256::CurrentFixedImplementation(), ""});
-    // Why the D64 and multi-buffer orders are what they are on this CPU: the
-    // value, where it came from (an override is reported as set whatever its
-    // value, and a probe as measured even when it measured 0), and the order
-    // that value gives, which is the order the registries use.
-    const double overlap = sha256::ShaniOverlap();
-    const sha256::ProbeSource overlap_from = sha256::ShaniOverlapSource();
-    char text[320];
-    {
-        char where[64];
-        const char* order = "the registry order";
-        if (overlap >= sha256::WIDE_SHA_OVERLAP) {
-            std::snprintf(where, sizeof(where), "at least %.0f", sha256::WIDE_SHA_OVERLAP);
-            order = "the wide_sha rows (SHA-NI streams) lead the D64 and multi-buffer orders";
-        } else if (overlap >= sha256::STREAMS_SHA_OVERLAP) {
-            std::snprintf(where, sizeof(where), "at least %.1f, below %.0f", sha256::STREAMS_SHA_OVERLAP,
-                          sha256::WIDE_SHA_OVERLAP);
-            order = "the wide_sha rows lead the other SHA-NI rows of the D64 and multi-buffer orders";
-        } else {
-            std::snprintf(where, sizeof(where), "below %.1f", sha256::STREAMS_SHA_OVERLAP);
-        }
-        if (overlap_from == sha256::ProbeSource::Absent) {
-            std::snprintf(text, sizeof(text), "none (no SHA-NI on this CPU or in this build): %s", order);
-        } else {
-            std::snprintf(text, sizeof(text), "%.2f sha256rnds2 at once (latency / issue interval, %s); %s, so %s",
-                          overlap, overlap_from == sha256::ProbeSource::Environment ? "set by SHA256BENCH_SHANI_OVERLAP" : "measured",
-                          where, order);
-        }
-    }
-    out.push_back({"SHA-NI overlap", text, ""});
-    const double depth = sha256::Avx512AddDepth();
-    const sha256::ProbeSource depth_from = sha256::Avx512AddDepthSource();
-    {
-        const bool deep = depth >= sha256::DEEP_LANES_DEPTH;
-        const char* order = deep ? "the multi-buffer rows with two registers a word (avx512_32way) lead those with one"
-                                 : "the multi-buffer rows with two registers a word (avx512_32way) follow those with one";
-        if (depth_from == sha256::ProbeSource::Absent) {
-            std::snprintf(text, sizeof(text), "none (no AVX-512 on this CPU or in this build): %s", order);
-        } else {
-            std::snprintf(text, sizeof(text), "%.2f 512-bit adds at once (latency / issue interval, %s); %s %.0f, so %s",
-                          depth, depth_from == sha256::ProbeSource::Environment ? "set by SHA256BENCH_AVX512_ADD_DEPTH" : "measured",
-                          deep ? "at least" : "below", sha256::DEEP_LANES_DEPTH, order);
-        }
-    }
-    out.push_back({"AVX-512 add depth", text, ""});
 }
 
 void Impls(std::vector<benchmark::ImplRow>& out)

@@ -3,12 +3,164 @@
 
 #include <compat/cpuid.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define CPU_MODEL_HAVE_TSC 1
+#endif
 
 namespace cpu {
 namespace {
+
+// ---- The clock: the TSC against the wall clock, the core against the TSC ----
+#ifdef CPU_MODEL_HAVE_TSC
+uint64_t NowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Fewest TSC ticks of `work` over `runs` runs: the run not interrupted, after
+// the core has ramped up its clock.
+uint64_t BestTicks(void (*work)(), int runs)
+{
+    uint64_t best = ~uint64_t(0);
+    for (int i = 0; i < runs; ++i) {
+        const uint64_t t0 = __rdtsc();
+        work();
+        const uint64_t dt = __rdtsc() - t0;
+        if (dt < best) best = dt;
+    }
+    return best;
+}
+
+// 64000 dependent adds: as many core cycles, one each (the loop runs alongside).
+// Register + register: some cores fold chains of add-immediate at rename,
+// several a cycle, which would read as a core clock several times too fast.
+void AddChain()
+{
+    uint64_t x = 1;
+    for (int i = 0; i < 1000; ++i) __asm__ volatile(".rept 64\n\tadd %0, %0\n\t.endr" : "+r"(x));
+}
+
+// 64000 sha256rnds2 on `chains` chains, each round taking its own chain's
+// last result (xmm0 and xmm13 are read-only): one chain is the rounds of one
+// message; twelve are more than any SHA unit works on at once, so they issue
+// at the unit's interval.
+#define CPU_MODEL_RNDS2(R) "sha256rnds2 %%xmm0, %%xmm13, %%xmm" #R "\n\t"
+void Rnds2Chain()
+{
+    for (int i = 0; i < 1000; ++i) {
+        __asm__ volatile(".rept 32\n\tsha256rnds2 %%xmm0, %%xmm2, %%xmm1\n\tsha256rnds2 %%xmm0, %%xmm1, %%xmm2\n\t.endr"
+                         ::: "xmm0", "xmm1", "xmm2");
+    }
+}
+void Rnds2Spread()
+{
+    for (int i = 0; i < 1000; ++i) {
+        __asm__ volatile(".rept 5\n\t" CPU_MODEL_RNDS2(1) CPU_MODEL_RNDS2(2) CPU_MODEL_RNDS2(3) CPU_MODEL_RNDS2(4)
+                         CPU_MODEL_RNDS2(5) CPU_MODEL_RNDS2(6) CPU_MODEL_RNDS2(7) CPU_MODEL_RNDS2(8) CPU_MODEL_RNDS2(9)
+                         CPU_MODEL_RNDS2(10) CPU_MODEL_RNDS2(11) CPU_MODEL_RNDS2(12) ".endr\n\t"
+                         CPU_MODEL_RNDS2(1) CPU_MODEL_RNDS2(2) CPU_MODEL_RNDS2(3) CPU_MODEL_RNDS2(4)
+                         ::: "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+                           "xmm12");
+    }
+}
+#undef CPU_MODEL_RNDS2
+
+// TSC ticks per nanosecond, over 50 ms of the wall clock.
+double MeasureTscGhz()
+{
+    const uint64_t n0 = NowNs(), t0 = __rdtsc();
+    while (NowNs() - n0 < 50000000) {}
+    const uint64_t n1 = NowNs(), t1 = __rdtsc();
+    return double(t1 - t0) / double(n1 - n0);
+}
+double MeasureCoreGhz() { return 64000.0 / double(BestTicks(AddChain, 1000)) * Read(Probe::TscGhz).value; }
+double MeasureRnds2Latency() { return BestCoreCycles(Rnds2Chain, 200) / 64000; }
+double MeasureRnds2Interval() { return BestCoreCycles(Rnds2Spread, 200) / 64000; }
+#endif
+
+#ifdef SHA256_TEST_EXTRA_ROW
+double MeasureTestProbe() { return 0.0; }
+#endif
+
+// ---- Every probe: what it is, what it needs, how it is measured ----
+struct ProbeDef {
+    ProbeInfo info;
+    uint32_t needs;     //!< cpu::Feature mask the unit needs (0: every CPU)
+    double (*measure)(); //!< nullptr: this build cannot measure it
+};
+
+#if defined(__x86_64__) && !defined(DISABLE_OPTIMIZED_SHA256)
+#define CPU_MODEL_UNITS(fn) fn
+#else
+#define CPU_MODEL_UNITS(fn) nullptr
+#endif
+#ifdef CPU_MODEL_HAVE_TSC
+#define CPU_MODEL_TSC(fn) fn
+#else
+#define CPU_MODEL_TSC(fn) nullptr
+#endif
+
+// In Probe's order.
+const ProbeDef PROBES[] = {
+    {{"SHA-NI overlap", "sha256rnds2 at once", "latency / issue interval", "SHA256BENCH_SHANI_OVERLAP",
+      "no SHA-NI on this CPU or in this build"},
+     SHANI | SSE41 | SSSE3, CPU_MODEL_UNITS(detail::MeasureShaniOverlap)},
+    {{"AVX-512 add depth", "512-bit adds at once", "latency / issue interval", "SHA256BENCH_AVX512_ADD_DEPTH",
+      "no AVX-512 on this CPU or in this build"},
+     AVX512F | AVX512VL, CPU_MODEL_UNITS(detail::MeasureAvx512AddDepth)},
+    {{"TSC", "GHz", "TSC ticks over 50 ms of steady_clock", nullptr, "no TSC on this architecture"}, 0,
+     CPU_MODEL_TSC(MeasureTscGhz)},
+    {{"core clock", "GHz", "a chain of dependent register adds, 1 core cycle each, timed with the TSC", nullptr,
+      "no TSC on this architecture"},
+     0, CPU_MODEL_TSC(MeasureCoreGhz)},
+    {{"sha256rnds2 latency", "core cycles", "a chain of 64000 dependent sha256rnds2", nullptr,
+      "no SHA-NI on this CPU, or no TSC"},
+     SHANI, CPU_MODEL_TSC(MeasureRnds2Latency)},
+    {{"sha256rnds2 interval", "core cycles", "12 independent chains of sha256rnds2", nullptr,
+      "no SHA-NI on this CPU, or no TSC"},
+     SHANI, CPU_MODEL_TSC(MeasureRnds2Interval)},
+#ifdef SHA256_TEST_EXTRA_ROW
+    {{"test probe", "units", "a constant 0 (SHA256_TEST_EXTRA_ROW)", "SHA256BENCH_TEST_PROBE", "never absent"}, 0,
+     MeasureTestProbe},
+#endif
+};
+static_assert(sizeof(PROBES) / sizeof(PROBES[0]) == PROBE_COUNT, "one entry per Probe");
+
+const ProbeDef& Def(Probe p) { return PROBES[static_cast<int>(p)]; }
+
+// An environment variable's replacement of a measurement: a plain decimal
+// ("4", "1.4") from 0 to 64; anything else stops the program.
+double FromEnvironment(const char* name, const char* env)
+{
+    char* end = nullptr;
+    const double v = std::strtod(env, &end);
+    bool plain = *env != 0;
+    for (const char* c = env; *c; ++c) plain &= (*c >= '0' && *c <= '9') || *c == '.';
+    if (!plain || end == env || *end != 0 || !(v >= 0 && v <= 64)) {
+        std::fprintf(stderr, "%s: '%s' is not a decimal number from 0 to 64\n", name, env);
+        std::exit(2);
+    }
+    return v;
+}
+
+// The one probe helper: environment, else measurement, else absent.
+Reading Take(const ProbeDef& d)
+{
+    if (d.info.env) {
+        if (const char* env = std::getenv(d.info.env)) return {FromEnvironment(d.info.env, env), Source::Environment};
+    }
+    if (d.measure && (Features() & d.needs) == d.needs) return {d.measure(), Source::Measured};
+    return {0.0, Source::Absent};
+}
 
 //! The kernel's name of each feature bit, as /proc/cpuinfo lists it
 //! ("flags" on x86, "Features" on aarch64).
@@ -42,6 +194,41 @@ bool KernelLine(const std::string& cpuinfo, const std::string& key, std::string&
 
 } // namespace
 
+const ProbeInfo& Info(Probe p) { return Def(p).info; }
+
+Reading Read(Probe p)
+{
+    // Each probe measured once, on first use, whichever thread asks first.
+    static std::once_flag once[PROBE_COUNT];
+    static Reading cache[PROBE_COUNT];
+    const int i = static_cast<int>(p);
+    std::call_once(once[i], [i] { cache[i] = Take(PROBES[i]); });
+    return cache[i];
+}
+
+std::string Describe(Probe p)
+{
+    const ProbeInfo& info = Info(p);
+    const Reading r = Read(p);
+    if (r.source == Source::Absent) return std::string("none (") + info.absent + ")";
+    char value[32];
+    std::snprintf(value, sizeof(value), "%.2f", r.value);
+    const std::string from = r.source == Source::Environment ? std::string("set by ") + info.env : "measured";
+    return std::string(value) + " " + info.unit + " (" + info.method + ", " + from + ")";
+}
+
+double BestCoreCycles(void (*work)(), int runs)
+{
+#ifdef CPU_MODEL_HAVE_TSC
+    const double core_per_tick = Read(Probe::CoreGhz).value / Read(Probe::TscGhz).value;
+    return double(BestTicks(work, runs)) * core_per_tick;
+#else
+    (void)work;
+    (void)runs;
+    return 0;
+#endif
+}
+
 std::string EmulationEvidence(const EmulationFacts& facts)
 {
     const bool x86 = facts.arch == "x86_64" || facts.arch == "i386";
@@ -68,18 +255,23 @@ std::string EmulationEvidence(const EmulationFacts& facts)
            " (a user-mode emulator's CPU model, e.g. qemu-" + (x86 ? "x86_64" : "aarch64") + " -cpu MODEL)";
 }
 
+const char* Arch()
+{
+#if defined(__x86_64__)
+    return "x86_64";
+#elif defined(__aarch64__)
+    return "aarch64";
+#elif defined(__i386__)
+    return "i386";
+#else
+    return "unknown";
+#endif
+}
+
 EmulationFacts ThisMachine()
 {
     EmulationFacts facts;
-#if defined(__x86_64__)
-    facts.arch = "x86_64";
-#elif defined(__aarch64__)
-    facts.arch = "aarch64";
-#elif defined(__i386__)
-    facts.arch = "i386";
-#else
-    facts.arch = "unknown";
-#endif
+    facts.arch = Arch();
     const char* path = std::getenv("SHA256BENCH_CPUINFO");
     std::ifstream in(path && *path ? path : "/proc/cpuinfo");
     std::ostringstream text;

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: MIT
-// What the project knows of the CPU beyond its feature bits: whether it is
-// emulated (so its timings are no measurements). Every such reading is taken
-// here, once, with its reason.
+// What the project knows of the CPU beyond its feature bits (compat/cpuid.h):
+// every measured property of this CPU that an order of preference or the
+// bench depends on (a probe), and whether the CPU is emulated (so its timings
+// are no measurements). Every reading is taken here, once, through one helper,
+// and carries its reason: measured, set by its environment variable, or absent
+// (no such unit on this CPU or in this build).
+//
+// Adding a probe: one line in Probe below, one entry in cpu_model.cpp's table
+// (name, environment variable, how it is measured); a registry row may then
+// lead where its reading is high enough (crypto/sha256_registry.h, Lead), and
+// the bench reports it with no change of its own.
 #ifndef SHA256BENCH_COMPAT_CPU_MODEL_H
 #define SHA256BENCH_COMPAT_CPU_MODEL_H
 
@@ -9,6 +17,67 @@
 #include <string>
 
 namespace cpu {
+
+//! Every measured property of this CPU.
+enum class Probe : int {
+    ShaniOverlap,   //!< how many sha256rnds2 the SHA unit works on at once
+    Avx512AddDepth, //!< how many 512-bit vpaddd the vector unit works on at once
+    TscGhz,         //!< TSC ticks per nanosecond
+    CoreGhz,        //!< core cycles per nanosecond (the clock the bench's cycle figures use)
+    Rnds2Latency,   //!< core cycles of a sha256rnds2 that waits on the previous one
+    Rnds2Interval,  //!< core cycles between independent sha256rnds2 (the SHA unit's issue interval)
+#ifdef SHA256_TEST_EXTRA_ROW
+    TestProbe, //!< test-only (ci/extra-row.sh): reads 0 unless SHA256BENCH_TEST_PROBE sets it
+#endif
+    Count
+};
+constexpr int PROBE_COUNT = static_cast<int>(Probe::Count);
+
+//! What a probe is, whatever this CPU reads.
+struct ProbeInfo {
+    const char* name;   //!< how reports label it: "SHA-NI overlap"
+    const char* unit;   //!< what its value counts: "sha256rnds2 at once"
+    const char* method; //!< how it is measured: "latency / issue interval"
+    const char* env;    //!< the environment variable that replaces the measurement, or nullptr
+    const char* absent; //!< why a CPU or build may have no reading: "no SHA-NI on this CPU or in this build"
+};
+const ProbeInfo& Info(Probe p);
+
+//! Where a reading came from.
+enum class Source {
+    Measured,    //!< the probe ran (whatever it measured, 0 included)
+    Environment, //!< the probe's environment variable set it
+    Absent,      //!< the CPU (or its hidden features) or this build lacks the unit: the value is 0
+};
+
+struct Reading {
+    double value{0};
+    Source source{Source::Absent};
+};
+
+//! The probe's reading: its environment variable's value where that is set (a
+//! plain decimal from 0 to 64; anything else stops the program with one line
+//! on stderr), else measured once, on first use, else absent. Safe to call
+//! from several threads.
+Reading Read(Probe p);
+
+//! A reading with its reason, as reports print it: "4.00 sha256rnds2 at once
+//! (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP)", or "none (no
+//! SHA-NI on this CPU or in this build)".
+std::string Describe(Probe p);
+
+//! Core cycles of the fastest of `runs` calls of `work` (the TSC, scaled by
+//! the CoreGhz reading); 0 without a TSC. For measurements of code shapes that
+//! are no property of the CPU (the bench's SHA-NI block mixes).
+double BestCoreCycles(void (*work)(), int runs);
+
+namespace detail {
+//! The x86 measurements behind ShaniOverlap and Avx512AddDepth
+//! (compat/cpu_probes.cpp); Bitcoin Core's dispatch asks the same two
+//! questions with this code (contrib/core-export.py).
+double MeasureShaniOverlap();
+double MeasureAvx512AddDepth();
+} // namespace detail
 
 //! What the emulation verdict is drawn from: what the process sees of the
 //! CPU, and what the kernel says of the machine.
@@ -29,6 +98,9 @@ struct EmulationFacts {
 //! A brand string is no evidence: hypervisors rename CPUs, and some VMs show
 //! the process one brand and the kernel another.
 std::string EmulationEvidence(const EmulationFacts& facts);
+
+//! The binary's architecture: "x86_64", "aarch64", "i386" or "unknown".
+const char* Arch();
 
 //! This machine's facts: /proc/cpuinfo (or the file SHA256BENCH_CPUINFO names,
 //! for tests), CPUID, the hypervisor leaf.

@@ -24,7 +24,8 @@ struct TransformRow {
     size_t max_path_blocks;
 };
 
-constexpr TransformRow Row(const char* name, const char* technique)
+// The row of a kernel set's Transform kernel.
+constexpr TransformRow FromTransformKernel(const char* name, const char* technique)
 {
     const kernel::Kernel& k = Get(name, Shape::Transform);
     return {registry::From(k, technique), k.transform, k.max_path_blocks};
@@ -34,20 +35,20 @@ constexpr TransformRow Row(const char* name, const char* technique)
 // bench_bitcoin (doc/transforms.md). "x8ms" = eight message schedules at once:
 // one 32-bit AVX2 lane per block.
 constexpr TransformRow ROWS[] = {
-    Row("shani", "Intel SHA extensions (sha256rnds2/msg1/msg2), one block at a time"),
-    Row("rorx_x8ms", "AVX2 schedule of eight blocks at once (one lane per block), BMI2 scalar rounds; tail via rorx"),
-    Row("rorx", "AVX2 schedule of two blocks (one per 128-bit half), BMI2 rorx rounds, second block replays W+K"),
-    Row("avx", "AVX (VEX) four-word message schedule interleaved with scalar rounds"),
-    Row("sse4", "SSSE3 four-word message schedule interleaved with scalar rounds"),
-    Row("arm_shani",
+    FromTransformKernel("shani", "Intel SHA extensions (sha256rnds2/msg1/msg2), one block at a time"),
+    FromTransformKernel("rorx_x8ms", "AVX2 schedule of eight blocks at once (one lane per block), BMI2 scalar rounds; tail via rorx"),
+    FromTransformKernel("rorx", "AVX2 schedule of two blocks (one per 128-bit half), BMI2 rorx rounds, second block replays W+K"),
+    FromTransformKernel("avx", "AVX (VEX) four-word message schedule interleaved with scalar rounds"),
+    FromTransformKernel("sse4", "SSSE3 four-word message schedule interleaved with scalar rounds"),
+    FromTransformKernel("arm_shani",
         "ARMv8 SHA-256 instructions (sha256h/h2/su0/su1), four rounds per instruction pair, one block at a time"),
 #ifdef SHA256_TEST_EXTRA_ROW
     // Test-only: the portable transform under a second name (just before it, so
     // AutoDetect never prefers it to a row that needs a feature), proving that tests,
     // bench and scripts follow the registry with no other file touched.
-    Row("basic_alias", "portable C++ under a second name (SHA256_TEST_EXTRA_ROW)"),
+    FromTransformKernel("basic_alias", "portable C++ under a second name (SHA256_TEST_EXTRA_ROW)"),
 #endif
-    Row("basic", "portable C++, schedule computed on the fly"),
+    FromTransformKernel("basic", "portable C++, schedule computed on the fly"),
 };
 constexpr int BASIC = registry::PortableRow(ROWS);
 static_assert(BASIC >= 0 && BASIC == sizeof(ROWS) / sizeof(ROWS[0]) - 1, "the portable transform is the last row");
@@ -114,15 +115,6 @@ size_t detail::MaxPathBlocks()
         if (k.shape == Shape::Transform && k.max_path_blocks > m) m = k.max_path_blocks;
     }
     return m;
-}
-
-int detail::FirstPassing(const std::vector<Candidate>& candidates)
-{
-    for (size_t i = 0; i < candidates.size(); ++i) {
-        if (SelfTest(candidates[i].fn)) return static_cast<int>(i);
-        std::fprintf(stderr, "sha256: transform '%s' failed its self-test and will not be used\n", candidates[i].name);
-    }
-    return -1;
 }
 
 std::string AutoDetect()

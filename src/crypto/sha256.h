@@ -3,6 +3,8 @@
 #ifndef SHA256BENCH_CRYPTO_SHA256_H
 #define SHA256BENCH_CRYPTO_SHA256_H
 
+#include <crypto/sha256_row.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -75,23 +77,6 @@ private:
  * different transforms is still correct). */
 extern AtomicTransformFn Transform;
 
-/** What every family's registry says of a row (transforms, SHA256D64, the
- *  fixed-size paths, the multi-buffer hasher), as the tests, the bench and
- *  `bench_bitcoin -list-impls` see it. A row is named after its kernel set in
- *  the kernel table (crypto/sha256_kernels.h): one name in every family. */
-struct Row {
-    std::string name;      //!< e.g. "shani_4way"
-    std::string needs;     //!< CPU features it needs, e.g. "avx2 bmi2" ("none" for none)
-    uint32_t needs_mask{0}; //!< the same as a cpu::Feature mask
-    std::string technique; //!< one line on how it works
-    bool built{false};     //!< compiled into this binary
-    bool supported{false}; //!< built and this CPU has what it needs
-    std::string why_not;   //!< empty when supported, otherwise the reason
-    int ways{1};           //!< inputs, lanes or streams one kernel call works on
-    bool wide_sha{false};  //!< leads the order on a CPU with a wide SHA unit (ShaniOverlap)
-    bool uses_transform{false}; //!< runs the selected transform (its speed is that transform's)
-};
-
 /** One row of the transform registry. */
 struct Implementation : Row {
     TransformFn fn{nullptr};   //!< nullptr when not built
@@ -142,55 +127,9 @@ struct D64Implementation : Row {
     void (*batch)(unsigned char* out, const unsigned char* in, size_t batches){nullptr};
 };
 
-/** How many sha256rnds2 this CPU's SHA unit works on at once: the latency of one
- *  over the interval at which independent ones issue (3.9-4.1 measured on AMD
- *  Zen 4; Intel Sapphire Rapids' measured 3.9 and 2.9 cycles give ~1.35).
- *  Measured once, on first use, in some tens of microseconds; 0 on a CPU
- *  without SHA-NI (or with it hidden) and in builds without SHA-NI code. SHA256BENCH_SHANI_OVERLAP=<decimal> in
- *  the environment replaces the measurement (to reproduce another CPU's
- *  order); a malformed value stops the program. */
-double ShaniOverlap();
-
-/** From this overlap on, interleaved SHA-NI streams (four keep the unit busy)
- *  beat the wider vector rows (measured on AMD Zen 4: doc/d64.md, doc/multi.md),
- *  so the rows marked wide_sha lead the D64 and multi-buffer preference orders. */
-constexpr double WIDE_SHA_OVERLAP = 3.0;
-
-/** From this overlap on (below WIDE_SHA_OVERLAP), the wide_sha rows lead the
- *  other SHA-NI rows but not the vector rows: on AMD Zen 5 (overlap 2.0) five
- *  streams take 201 cycles a D64 input against 250 for two, and AVX-512's
- *  sixteen lanes 141; on Intel Sapphire Rapids (~1.35) two streams beat four. */
-constexpr double STREAMS_SHA_OVERLAP = 1.7;
-
-/** How many 512-bit vector adds this CPU works on at once: the latency of a
- *  dependent vpaddd over the interval at which independent ones issue (7-8
- *  measured on AMD Zen 5: two cycles each, four a cycle). Measured once, on
- *  first use, in some microseconds; 0 on a CPU without AVX-512F/VL (or with it
- *  hidden) and in builds without the AVX-512 code.
- *  SHA256BENCH_AVX512_ADD_DEPTH=<decimal> in the environment replaces the
- *  measurement; a malformed value stops the program. */
-double Avx512AddDepth();
-
-/** Where ShaniOverlap() or Avx512AddDepth() came from: its environment
- *  variable, the probe (whatever it measured, 0 included), or neither because
- *  the CPU (or its hidden features) or this build lacks the unit (the value is
- *  then 0). The bench header says which, with the order that value gives. */
-enum class ProbeSource { Environment, Measured, Absent };
-ProbeSource ShaniOverlapSource();
-ProbeSource Avx512AddDepthSource();
-
-/** From this depth on, one register of sixteen lanes a word leaves the vector
- *  unit idle for most of each round's chain of dependent operations, and the
- *  multi-buffer rows with two (deep_lanes: avx512_32way) go ahead of the row
- *  listed after them (avx512_16way); below it they go behind it. On AMD Zen 5
- *  (depth 7-8) two registers make the txids of a block ~4-10% faster; on a CPU
- *  whose 512-bit adds take one cycle (depth ~2) none has been measured. */
-constexpr double DEEP_LANES_DEPTH = 4.0;
-
 /** Every D64 implementation, in AutoDetectD64's order of preference on this CPU:
- *  the registry's order, with the wide_sha rows first when ShaniOverlap() is at
- *  least WIDE_SHA_OVERLAP, or first among the SHA-NI rows when it is at least
- *  STREAMS_SHA_OVERLAP. */
+ *  the registry's order, with the rows whose order rules (Row::leads) this
+ *  CPU's readings meet moved ahead. */
 std::vector<D64Implementation> D64Implementations();
 
 /** Make SHA256D64 start with `name` (then narrower supported rows, then a 1-way
@@ -231,7 +170,8 @@ std::string AutoDetectFixed();
 struct MultiImplementation : Row {
 };
 /** Every multi-buffer row, in AutoDetectMulti's order of preference on this CPU
- *  (the registry's, with the wide_sha rows first as for D64). */
+ *  (the registry's, with the rows whose order rules this CPU's readings meet
+ *  moved ahead, as for D64). */
 std::vector<MultiImplementation> MultiImplementations();
 /** False (and no change) for an unknown name or one this CPU cannot run. */
 bool SetMultiImplementation(const std::string& name);

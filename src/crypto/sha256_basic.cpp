@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Portable SHA-256 transform: the 100% row every other transform is measured
-// against, and the reference the tests compare them with.
+// The basic kernels, portable C++ for every CPU: the transform (the baseline row
+// every other transform is measured against, and the reference the tests
+// compare them with; also the public sha256::TransformBasic), and the 1-way
+// D64, Double32 and Double80 kernels, the lane algorithm of sha256_lanes.h on
+// one lane of plain integers (the last resort of those families).
 #include <crypto/common.h>
-#include <crypto/sha256.h>
 #include <crypto/sha256_constants.h>
+#include <crypto/sha256_kernels.h>
+#include <crypto/sha256_lanes_portable.h>
 
 namespace sha256 {
 namespace {
@@ -91,6 +95,52 @@ void TransformBasic(uint32_t* s, const unsigned char* chunk, size_t blocks)
         s[4] += e; s[5] += f; s[6] += g; s[7] += h;
         chunk += 64;
     }
+}
+
+namespace {
+
+using One = lanes::Lanes<lanes::PortableLanes<1>>;
+using Word = One::V;
+
+void LoadWords(Word* w, const unsigned char* in, int n)
+{
+    for (int j = 0; j < n; ++j) w[j].v[0] = lanes::LoadBE(in + 4 * j);
+}
+
+void StoreDigest(unsigned char* out, const Word* s)
+{
+    for (int j = 0; j < 8; ++j) lanes::StoreBE(out + 4 * j, s[j].v[0]);
+}
+
+} // namespace
+
+void kernel::basic_d64(unsigned char* out, const unsigned char* in) { One::D64(out, in); }
+
+void kernel::basic_double32(unsigned char* out, const unsigned char* in)
+{
+    Word w[16], s[8];
+    LoadWords(w, in, 8);
+    One::Hash32(s, w);
+    for (int j = 0; j < 8; ++j) w[j] = s[j];
+    One::Hash32(s, w);
+    StoreDigest(out, s);
+}
+
+void kernel::basic_double80(unsigned char* out, const unsigned char* in)
+{
+    Word w[16], s[8];
+    for (int j = 0; j < 8; ++j) s[j].v[0] = lanes::IV[j];
+    LoadWords(w, in, 16);
+    One::Compress(s, w);
+    // Bytes 64..79, then 0x80, zeros and the bit length 640.
+    LoadWords(w, in + 64, 4);
+    w[4].v[0] = 0x80000000;
+    for (int j = 5; j < 15; ++j) w[j].v[0] = 0;
+    w[15].v[0] = 640;
+    One::Compress(s, w);
+    for (int j = 0; j < 8; ++j) w[j] = s[j];
+    One::Hash32(s, w);
+    StoreDigest(out, s);
 }
 
 } // namespace sha256

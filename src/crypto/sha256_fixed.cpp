@@ -18,8 +18,8 @@ struct FixedRow {
     kernel::HashFn d32, d64, d80;
 };
 
-// Double64 is the set's 1-way D64 kernel.
-constexpr FixedRow Row(const char* name, const char* technique)
+// The row of a kernel set's Double32, D64 (1-way: Double64) and Double80 kernels.
+constexpr FixedRow FromDoubleKernels(const char* name, const char* technique)
 {
     const kernel::Kernel& k32 = kernel::Get(name, Shape::Double32);
     const kernel::Kernel& k64 = kernel::Get(name, Shape::D64);
@@ -32,8 +32,8 @@ constexpr FixedRow Row(const char* name, const char* technique)
 }
 
 constexpr FixedRow ROWS[] = {
-    Row("shani", "SHA-NI, padding schedules precomputed, no CSHA256 object"),
-    Row("basic", "portable C++, padding schedules precomputed, no CSHA256 object"),
+    FromDoubleKernels("shani", "SHA-NI, padding schedules precomputed, no CSHA256 object"),
+    FromDoubleKernels("basic", "portable C++, padding schedules precomputed, no CSHA256 object"),
 };
 constexpr int ROW_COUNT = sizeof(ROWS) / sizeof(ROWS[0]);
 constexpr int BASIC = registry::PortableRow(ROWS);

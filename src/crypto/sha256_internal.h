@@ -6,6 +6,7 @@
 #include <crypto/sha256.h>
 #include <crypto/sha256_constants.h>
 #include <crypto/sha256_jobs.h>
+#include <crypto/sha256_registry.h>
 
 #include <cstddef>
 #include <vector>
@@ -18,13 +19,14 @@ using constants::IV;
 //! job <- the message of len bytes at p, its digest to out (then = nullptr).
 void FillJob(sha256_jobs::Job& job, const unsigned char* p, size_t len, unsigned char* out);
 
+//! An idle lane's count of blocks: it never reaches 0.
+constexpr size_t IDLE_JOB_BLOCKS = ~size_t{0} >> 1;
+
+//! job <- an idle lane's job: the 64 bytes at `block` over and over, never
+//! finished (IDLE_JOB_BLOCKS), no digest.
+void IdleJob(sha256_jobs::Job& job, const unsigned char* block);
+
 namespace detail {
-struct Candidate {
-    const char* name;
-    TransformFn fn;
-};
-/** Index of the first candidate that passes SelfTest (reporting each failure on stderr), or -1. */
-int FirstPassing(const std::vector<Candidate>& candidates);
 
 /** The largest max_path_blocks of any transform in the kernel table: block counts up to this plus a
  *  margin reach every code path of every transform (SelfTest and the tests use it). */
@@ -32,15 +34,22 @@ size_t MaxPathBlocks();
 
 /** Blocks past MaxPathBlocks() that tests cover: every remainder of an eight-block group, three times. */
 constexpr size_t PATH_MARGIN_BLOCKS = 24;
-
-/** sha256rnds2's latency over the interval at which independent ones issue
- *  (~10 microseconds of timing; sha256d64_shani.cpp). Only on SHA-NI CPUs. */
-double MeasureShaniOverlap();
-
-/** A 512-bit vpaddd's latency over the interval at which independent ones
- *  issue (sha256multi_avx512.cpp). Only on CPUs with AVX512_NEEDS. */
-double MeasureAvx512AddDepth();
 } // namespace detail
+
+/** The order rules of a row of interleaved SHA-NI streams, in D64 and in the
+ *  multi-buffer hasher alike: a stream is one dependent chain of sha256rnds2,
+ *  so where the SHA unit works on about as many at once as the row has
+ *  streams, the row leads every row (the vector rows included); where it works
+ *  on fewer but still several, it leads the other SHA-NI rows only; below, the
+ *  listed order stands (fewer streams do as well, with less work). The
+ *  thresholds are decisions from the measured runs of doc/results/ (doc/d64.md,
+ *  doc/multi.md). */
+template <class Entry>
+constexpr Entry StreamsLeading(Entry e, int place)
+{
+    return registry::Leading(e, {cpu::Probe::ShaniOverlap, 3.0, 0, place},
+                             {cpu::Probe::ShaniOverlap, 1.7, cpu::SHANI, place});
+}
 
 } // namespace sha256
 

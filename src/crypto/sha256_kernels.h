@@ -7,6 +7,12 @@
 // the multi-buffer row, this table's entries and the functions
 // sha256::kernel::shani_4way_<shape> (C++) or sha256_shani_4way_<shape> (assembly).
 //
+// A kernel's name says its file: the set <isa>[_<N>way...] is in
+// src/crypto/sha256_<isa>.cpp (C++, one file per compiler-flag set, named as
+// Bitcoin Core names it where Core has one: x86 SHA-NI is "x86_shani") or in
+// src/crypto/sha256_<isa>*.asm (assembly); every line below names its file
+// (src/test/kernel_table_tests.cpp holds them to that).
+//
 // Adding a kernel: its function in its instruction set's file, one line in
 // KERNELS below, one build line in src/Makefile.am; a family's row then names it
 // (a row naming a kernel the table lacks does not compile).
@@ -17,7 +23,6 @@
 #include <config/sha256bench-config.h> // ENABLE_SHA256_ASM
 #endif
 #include <compat/cpuid.h>
-#include <crypto/sha256.h>
 #include <crypto/sha256_jobs.h>
 
 #include <cstddef>
@@ -37,6 +42,9 @@
 
 namespace sha256 {
 
+//! The portable transform, a kernel of this table; also the public API's
+//! sha256::TransformBasic (crypto/sha256.h declares it there).
+void TransformBasic(uint32_t* s, const unsigned char* chunk, size_t blocks);
 
 namespace kernel {
 
@@ -52,6 +60,9 @@ enum class Shape {
     Jobs,      //!< JobsFn: `ways` streams or lanes run jobs until one is idle and none is left
 };
 
+//! `blocks` consecutive 64-byte blocks at `chunk` (any alignment) into state `s`
+//! (the type of sha256::TransformFn, crypto/sha256.h).
+using TransformFn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
 //! Every HashFn reads any alignment and may write over its own input (out == in).
 using HashFn = void (*)(unsigned char* out, const unsigned char* in);
 //! Reads any alignment; out may equal in; batches may be 0.
@@ -94,6 +105,7 @@ constexpr bool SourceBuilt(Source s)
 //! is set, and it is nullptr where this build lacks the kernel.
 struct Kernel {
     const char* name; //!< the kernel set, e.g. "shani_4way"
+    const char* file; //!< where its function is, in src/crypto: "sha256_x86_shani.cpp"
     Shape shape;
     int ways;         //!< inputs, lanes or streams one call works on
     uint32_t needs;   //!< cpu::Feature mask
@@ -111,28 +123,29 @@ struct Kernel {
     constexpr bool Built() const { return SourceBuilt(source); }
 };
 
-constexpr Kernel MakeTransform(const char* name, uint32_t needs, Source src, TransformFn fn, size_t max_path = 1)
+constexpr Kernel MakeTransform(const char* name, const char* file, uint32_t needs, Source src, TransformFn fn,
+                               size_t max_path = 1)
 {
-    return {name, Shape::Transform, 1, needs, src, fn, nullptr, nullptr, nullptr, nullptr, max_path};
+    return {name, file, Shape::Transform, 1, needs, src, fn, nullptr, nullptr, nullptr, nullptr, max_path};
 }
-constexpr Kernel MakeHash(const char* name, Shape shape, int ways, uint32_t needs, Source src, HashFn fn)
+constexpr Kernel MakeHash(const char* name, const char* file, Shape shape, int ways, uint32_t needs, Source src, HashFn fn)
 {
-    return {name, shape, ways, needs, src, nullptr, fn, nullptr, nullptr, nullptr, 1};
+    return {name, file, shape, ways, needs, src, nullptr, fn, nullptr, nullptr, nullptr, 1};
 }
-constexpr Kernel MakeBatch(const char* name, int ways, uint32_t needs, Source src, BatchFn fn)
+constexpr Kernel MakeBatch(const char* name, const char* file, int ways, uint32_t needs, Source src, BatchFn fn)
 {
-    return {name, Shape::D64Batch, ways, needs, src, nullptr, nullptr, fn, nullptr, nullptr, 1};
+    return {name, file, Shape::D64Batch, ways, needs, src, nullptr, nullptr, fn, nullptr, nullptr, 1};
 }
-constexpr Kernel MakeLanes(const char* name, int ways, uint32_t needs, Source src, LanesFn fn)
+constexpr Kernel MakeLanes(const char* name, const char* file, int ways, uint32_t needs, Source src, LanesFn fn)
 {
-    return {name, Shape::Lanes, ways, needs, src, nullptr, nullptr, nullptr, fn, nullptr, 1};
+    return {name, file, Shape::Lanes, ways, needs, src, nullptr, nullptr, nullptr, fn, nullptr, 1};
 }
-constexpr Kernel MakeJobs(const char* name, int ways, uint32_t needs, Source src, JobsFn fn)
+constexpr Kernel MakeJobs(const char* name, const char* file, int ways, uint32_t needs, Source src, JobsFn fn)
 {
-    return {name, Shape::Jobs, ways, needs, src, nullptr, nullptr, nullptr, nullptr, fn, 1};
+    return {name, file, Shape::Jobs, ways, needs, src, nullptr, nullptr, nullptr, nullptr, fn, 1};
 }
 
-// The C++ kernels (a file per instruction set and technique, crypto/sha256d64_*.cpp).
+// The C++ kernels (one file per instruction set, crypto/sha256_<isa>.cpp).
 // Those files, compiled with their own -m flags, include this header for these
 // declarations only: nothing inline here may be called from them, or the
 // linker could keep a copy built for a CPU that has their features.
@@ -166,7 +179,7 @@ void portable_6way_lanes(uint32_t* st, const unsigned char* const* blocks);
 } // namespace kernel
 } // namespace sha256
 
-// The assembly kernels (crypto/sha256_*.asm) and the aarch64 ones (crypto/sha256*_arm*.cpp, *_neon.cpp).
+// The assembly kernels (crypto/sha256_*.asm) and the aarch64 ones (crypto/sha256_arm_shani.cpp, sha256_neon.cpp).
 extern "C" {
 void sha256_sse4_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
 void sha256_avx_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
@@ -212,81 +225,81 @@ using S = Shape;
 using Src = Source;
 
 // The AVX2 8-lane kernels are assembly where the build has an assembler (from
-// the intrinsics g++ spills the working set: ~157 cycles a lane-block on Zen 4
-// against ~123), the intrinsics otherwise; with an assembler the intrinsics
-// stay in the table under their own name, so they are tested everywhere.
+// the intrinsics g++ spills the working set, which runs slower: doc/d64.md),
+// the intrinsics otherwise; with an assembler the intrinsics stay in the table
+// under their own name, so they are tested everywhere.
 #ifdef SHA256_KERNELS_ASM
 #define SHA256_AVX2_8WAY(asm_fn, cpp_fn) Src::Asm, asm_fn
+#define SHA256_AVX2_8WAY_FILE "sha256_avx2.asm"
 #else
 #define SHA256_AVX2_8WAY(asm_fn, cpp_fn) Src::X86, SHA256_X86(cpp_fn)
+#define SHA256_AVX2_8WAY_FILE "sha256_avx2.cpp"
 #endif
 
-// Every kernel, by instruction set. The order here is for readers; each
-// family's registry has its own order of preference.
+// Every kernel, by instruction set, each line naming its file. The order here
+// is for readers; each family's registry has its own order of preference.
 inline constexpr Kernel KERNELS[] = {
-    // Portable C++ (sha256_basic.cpp, sha256d64_basic.cpp): every CPU, the last
-    // resort of each family. portable_16way runs the AVX-512 algorithm (same
-    // template, same width) everywhere.
-    MakeTransform("basic", 0, Src::Portable, TransformBasic),
-    MakeHash("basic", S::D64, 1, 0, Src::Portable, basic_d64),
-    MakeHash("basic", S::Double32, 1, 0, Src::Portable, basic_double32),
-    MakeHash("basic", S::Double80, 1, 0, Src::Portable, basic_double80),
-    MakeHash("portable_16way", S::D64, 16, 0, Src::Portable, portable_16way_d64),
-    MakeLanes("portable_16way", 16, 0, Src::Portable, portable_16way_lanes),
-    MakeHash("portable_16way", S::Hash32, 16, 0, Src::Portable, portable_16way_hash32),
+    // Portable C++: every CPU, the last resort of each family. portable_16way
+    // runs the AVX-512 algorithm (same template, same width) everywhere.
+    MakeTransform("basic", "sha256_basic.cpp", 0, Src::Portable, TransformBasic),
+    MakeHash("basic", "sha256_basic.cpp", S::D64, 1, 0, Src::Portable, basic_d64),
+    MakeHash("basic", "sha256_basic.cpp", S::Double32, 1, 0, Src::Portable, basic_double32),
+    MakeHash("basic", "sha256_basic.cpp", S::Double80, 1, 0, Src::Portable, basic_double80),
+    MakeHash("portable_16way", "sha256_portable.cpp", S::D64, 16, 0, Src::Portable, portable_16way_d64),
+    MakeLanes("portable_16way", "sha256_portable.cpp", 16, 0, Src::Portable, portable_16way_lanes),
+    MakeHash("portable_16way", "sha256_portable.cpp", S::Hash32, 16, 0, Src::Portable, portable_16way_hash32),
 #ifdef SHA256_TEST_EXTRA_ROW
     // Test-only (ci/extra-row.sh): a new width as one more instantiation of the
     // lane template, proving that rows of every family follow this table.
-    MakeHash("portable_6way", S::D64, 6, 0, Src::Portable, portable_6way_d64),
-    MakeLanes("portable_6way", 6, 0, Src::Portable, portable_6way_lanes),
-    MakeTransform("basic_alias", 0, Src::Portable, TransformBasic),
+    MakeHash("portable_6way", "sha256_portable.cpp", S::D64, 6, 0, Src::Portable, portable_6way_d64),
+    MakeLanes("portable_6way", "sha256_portable.cpp", 6, 0, Src::Portable, portable_6way_lanes),
+    MakeTransform("basic_alias", "sha256_basic.cpp", 0, Src::Portable, TransformBasic),
 #endif
 
-    // x86-64 SSSE3 / SSE4.1 (sha256_sse4.asm, sha256d64_sse41.cpp)
-    MakeTransform("sse4", cpu::SSSE3, Src::Asm, SHA256_ASM(sha256_sse4_transform)),
-    MakeHash("sse41_4way", S::D64, 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_d64)),
-    MakeLanes("sse41_4way", 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_lanes)),
+    // x86-64 SSSE3 / SSE4.1
+    MakeTransform("sse4", "sha256_sse4.asm", cpu::SSSE3, Src::Asm, SHA256_ASM(sha256_sse4_transform)),
+    MakeHash("sse41_4way", "sha256_sse41.cpp", S::D64, 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_d64)),
+    MakeLanes("sse41_4way", "sha256_sse41.cpp", 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_lanes)),
 
-    // x86-64 AVX (sha256_avx.asm)
-    MakeTransform("avx", cpu::AVX, Src::Asm, SHA256_ASM(sha256_avx_transform)),
+    // x86-64 AVX
+    MakeTransform("avx", "sha256_avx.asm", cpu::AVX, Src::Asm, SHA256_ASM(sha256_avx_transform)),
 
-    // x86-64 AVX2 (+BMI2) (sha256_rorx.asm, sha256_rorx_x8ms.asm, sha256_avx2_lanes.asm, sha256d64_avx2.cpp)
-    MakeTransform("rorx", cpu::AVX2 | cpu::BMI2, Src::Asm, SHA256_ASM(sha256_rorx_transform), 2),
-    MakeTransform("rorx_x8ms", cpu::AVX2 | cpu::BMI2, Src::Asm, SHA256_ASM(sha256_rorx_x8ms_transform), 48),
-    MakeHash("avx2_8way", S::D64, 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_d64, avx2_8way_intrinsics_d64)),
-    MakeLanes("avx2_8way", 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_lanes, avx2_8way_intrinsics_lanes)),
+    // x86-64 AVX2 (+BMI2)
+    MakeTransform("rorx", "sha256_rorx.asm", cpu::AVX2 | cpu::BMI2, Src::Asm, SHA256_ASM(sha256_rorx_transform), 2),
+    MakeTransform("rorx_x8ms", "sha256_rorx_x8ms.asm", cpu::AVX2 | cpu::BMI2, Src::Asm, SHA256_ASM(sha256_rorx_x8ms_transform), 48),
+    MakeHash("avx2_8way", SHA256_AVX2_8WAY_FILE, S::D64, 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_d64, avx2_8way_intrinsics_d64)),
+    MakeLanes("avx2_8way", SHA256_AVX2_8WAY_FILE, 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_lanes, avx2_8way_intrinsics_lanes)),
 #ifdef SHA256_KERNELS_ASM
-    MakeHash("avx2_8way_intrinsics", S::D64, 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_d64)),
-    MakeLanes("avx2_8way_intrinsics", 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_lanes)),
+    MakeHash("avx2_8way_intrinsics", "sha256_avx2.cpp", S::D64, 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_d64)),
+    MakeLanes("avx2_8way_intrinsics", "sha256_avx2.cpp", 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_lanes)),
 #endif
 
-    // x86-64 AVX-512F/VL (sha256d64_avx512.cpp, sha256multi_avx512.cpp)
-    MakeHash("avx512_16way", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64)),
-    MakeHash("avx512_16way", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32)),
-    MakeJobs("avx512_16way", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs)),
-    MakeHash("avx512_32way", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32)),
-    MakeJobs("avx512_32way", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs)),
+    // x86-64 AVX-512F/VL
+    MakeHash("avx512_16way", "sha256_avx512.cpp", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64)),
+    MakeHash("avx512_16way", "sha256_avx512.cpp", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32)),
+    MakeJobs("avx512_16way", "sha256_avx512.cpp", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs)),
+    MakeHash("avx512_32way", "sha256_avx512.cpp", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32)),
+    MakeJobs("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs)),
 
-    // x86-64 SHA extensions (sha256_shani.asm, sha256d64_shani.cpp, sha256d64_shani_ring.cpp,
-    // sha256_shani_streams.asm)
-    MakeTransform("shani", SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_transform)),
-    MakeHash("shani", S::D64, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_d64)),
-    MakeHash("shani", S::Double32, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_double32)),
-    MakeHash("shani", S::Double80, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_double80)),
-    MakeHash("shani_2way", S::D64, 2, SHANI_NEEDS, Src::X86, SHA256_X86(shani_2way_d64)),
-    MakeHash("shani_2way", S::Hash32, 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_hash32)),
-    MakeJobs("shani_2way", 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_jobs)),
-    MakeHash("shani_3way", S::D64, 3, SHANI_NEEDS, Src::X86, SHA256_X86(shani_3way_d64)),
-    MakeHash("shani_4way", S::D64, 4, SHANI_NEEDS, Src::X86, SHA256_X86(shani_4way_d64)),
-    MakeHash("shani_5way", S::D64, 5, SHANI_NEEDS, Src::X86, SHA256_X86(shani_5way_d64)),
-    MakeBatch("shani_5way", 5, SHANI_NEEDS, Src::X86, SHA256_X86(shani_5way_d64_batch)),
-    MakeHash("shani_4way", S::Hash32, 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_hash32)),
-    MakeJobs("shani_4way", 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_jobs)),
+    // x86-64 SHA extensions
+    MakeTransform("shani", "sha256_x86_shani.asm", SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_transform)),
+    MakeHash("shani", "sha256_x86_shani.cpp", S::D64, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_d64)),
+    MakeHash("shani", "sha256_x86_shani.cpp", S::Double32, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_double32)),
+    MakeHash("shani", "sha256_x86_shani.cpp", S::Double80, 1, SHANI_NEEDS, Src::X86, SHA256_X86(shani_double80)),
+    MakeHash("shani_2way", "sha256_x86_shani.cpp", S::D64, 2, SHANI_NEEDS, Src::X86, SHA256_X86(shani_2way_d64)),
+    MakeHash("shani_2way", "sha256_x86_shani_multi.asm", S::Hash32, 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_hash32)),
+    MakeJobs("shani_2way", "sha256_x86_shani_multi.asm", 2, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_2way_jobs)),
+    MakeHash("shani_3way", "sha256_x86_shani.cpp", S::D64, 3, SHANI_NEEDS, Src::X86, SHA256_X86(shani_3way_d64)),
+    MakeHash("shani_4way", "sha256_x86_shani.cpp", S::D64, 4, SHANI_NEEDS, Src::X86, SHA256_X86(shani_4way_d64)),
+    MakeHash("shani_5way", "sha256_x86_shani.cpp", S::D64, 5, SHANI_NEEDS, Src::X86, SHA256_X86(shani_5way_d64)),
+    MakeBatch("shani_5way", "sha256_x86_shani.cpp", 5, SHANI_NEEDS, Src::X86, SHA256_X86(shani_5way_d64_batch)),
+    MakeHash("shani_4way", "sha256_x86_shani_multi.asm", S::Hash32, 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_hash32)),
+    MakeJobs("shani_4way", "sha256_x86_shani_multi.asm", 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_jobs)),
 
-    // aarch64 (sha256_arm_shani.cpp, sha256d64_arm_shani.cpp, sha256d64_neon.cpp)
-    MakeTransform("arm_shani", cpu::SHA2 | cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_arm_shani_transform)),
-    MakeHash("arm_shani_2way", S::D64, 2, cpu::SHA2 | cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_arm_shani_2way_d64)),
-    MakeHash("neon_4way", S::D64, 4, cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_neon_4way_d64)),
+    // aarch64
+    MakeTransform("arm_shani", "sha256_arm_shani.cpp", cpu::SHA2 | cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_arm_shani_transform)),
+    MakeHash("arm_shani_2way", "sha256_arm_shani.cpp", S::D64, 2, cpu::SHA2 | cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_arm_shani_2way_d64)),
+    MakeHash("neon_4way", "sha256_neon.cpp", S::D64, 4, cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_neon_4way_d64)),
 };
 constexpr size_t KERNEL_COUNT = sizeof(KERNELS) / sizeof(KERNELS[0]);
 

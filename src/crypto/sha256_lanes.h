@@ -132,13 +132,12 @@ struct Lanes {
     // (AMD Zen 5, 512-bit and 256-bit alike) that chain bounds the rounds, so
     // a class with SHORT_E_PATH adds h + W+K and Ch before Sigma1 arrives, and
     // Sigma0, the longest term of the new a, last: four dependent operations,
-    // and the same operations as the textbook order. AVX-512 on Zen 5: a
-    // block of 16 lanes 50.6 -> 45.6 cycles, D64 148 -> 128 an input. (Adding
-    // d + h + W+K first as well makes it three, 44.9 a block, for one
-    // operation more a round, which a CPU bound by 512-bit throughput rather
-    // than latency would pay; none was measured.) With 16 registers GCC
-    // spills this order (AVX2 intrinsics on Zen 5: 217 -> 278), so the SSE4.1
-    // and AVX2 classes keep the textbook one.
+    // and the same operations as the textbook order (faster with AVX-512 on
+    // Zen 5: doc/results/2026-11-27-lab-notes.md). Adding d + h + W+K first as well makes it
+    // three for one operation more a round, which a CPU bound by 512-bit
+    // throughput rather than latency would pay; none was measured. With 16
+    // registers GCC spills this order, so the SSE4.1 and AVX2 classes keep the
+    // textbook one.
     static SHA256_LANES_INLINE void Round(V a, V b, V c, V& d, V e, V f, V g, V& h, V kw)
     {
         if constexpr (L::SHORT_E_PATH) {

@@ -65,7 +65,7 @@ struct Avx512 : LanesBase<Avx512> {
     }
     // The loads, stores and transposes are inlined and unrolled: otherwise
     // GCC 12 makes LoadBlocks a function of its own whose loops go through the
-    // stack, and loading and storing 16 inputs takes ~240 cycles, not ~115 (Zen 4).
+    // stack, at about twice the time (doc/results/2026-11-27-lab-notes.md).
     static SHA256_LANES_INLINE void LoadBlocks(V* w, const unsigned char* const* p)
     {
         // r[i] = the 16 words of lane i.

@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What the registries of every family share: the public description of a row,
-// why a build lacks one, and the SHA unit's overlap that orders the D64 and
-// multi-buffer rows.
-#include <crypto/sha256_internal.h>
+// What the registries of every family share: the public description of a row
+// and why a build lacks one.
 #include <crypto/sha256_registry.h>
-
-#include <cstdio>
-#include <cstdlib>
 
 namespace sha256 {
 namespace registry {
@@ -53,75 +48,13 @@ void Describe(Row& out, const Base& b)
                   : !out.supported ? "CPU lacks " + cpu::FeatureNames(b.needs & ~cpu::Features())
                                    : std::string();
     out.ways = b.ways;
-    out.wide_sha = b.wide_rank > 0;
+    out.leads.clear();
+    for (const Lead& l : b.lead) {
+        if (l.place > 0) out.leads.push_back(l);
+    }
     out.uses_transform = b.uses_transform;
 }
 
 } // namespace registry
-
-namespace {
-// A measurement's replacement from the environment variable `name`, if set:
-// a plain decimal ("4", "1.4").
-double FromEnvironment(const char* name, const char* env)
-{
-    char* end = nullptr;
-    const double v = std::strtod(env, &end);
-    bool plain = *env != 0;
-    for (const char* c = env; *c; ++c) plain &= (*c >= '0' && *c <= '9') || *c == '.';
-    if (!plain || end == env || *end != 0 || !(v >= 0 && v <= 64)) {
-        std::fprintf(stderr, "%s: '%s' is not a decimal number from 0 to 64\n", name, env);
-        std::exit(2);
-    }
-    return v;
-}
-
-struct Probe {
-    double value;
-    ProbeSource source;
-};
-
-Probe MeasureOverlap()
-{
-    if (const char* env = std::getenv("SHA256BENCH_SHANI_OVERLAP")) {
-        return {FromEnvironment("SHA256BENCH_SHANI_OVERLAP", env), ProbeSource::Environment};
-    }
-#ifdef SHA256_KERNELS_X86
-    if ((cpu::Features() & kernel::SHANI_NEEDS) == kernel::SHANI_NEEDS) {
-        return {detail::MeasureShaniOverlap(), ProbeSource::Measured};
-    }
-#endif
-    return {0.0, ProbeSource::Absent};
-}
-
-Probe MeasureAddDepth()
-{
-    if (const char* env = std::getenv("SHA256BENCH_AVX512_ADD_DEPTH")) {
-        return {FromEnvironment("SHA256BENCH_AVX512_ADD_DEPTH", env), ProbeSource::Environment};
-    }
-#ifdef SHA256_KERNELS_X86
-    if ((cpu::Features() & kernel::AVX512_NEEDS) == kernel::AVX512_NEEDS) {
-        return {detail::MeasureAvx512AddDepth(), ProbeSource::Measured};
-    }
-#endif
-    return {0.0, ProbeSource::Absent};
-}
-
-// Each measured once, on first use; the value and where it came from together.
-const Probe& Overlap()
-{
-    static const Probe overlap = MeasureOverlap();
-    return overlap;
-}
-const Probe& AddDepth()
-{
-    static const Probe depth = MeasureAddDepth();
-    return depth;
-}
-} // namespace
-
-double ShaniOverlap() { return Overlap().value; }
-ProbeSource ShaniOverlapSource() { return Overlap().source; }
-double Avx512AddDepth() { return AddDepth().value; }
-ProbeSource Avx512AddDepthSource() { return AddDepth().source; }
 
 } // namespace sha256

@@ -7,10 +7,12 @@
 #ifndef SHA256BENCH_CRYPTO_SHA256_REGISTRY_H
 #define SHA256BENCH_CRYPTO_SHA256_REGISTRY_H
 
+#include <compat/cpu_model.h>
 #include <compat/cpuid.h>
-#include <crypto/sha256.h>
 #include <crypto/sha256_kernels.h>
+#include <crypto/sha256_row.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +24,9 @@
 namespace sha256 {
 namespace registry {
 
+//! The order rules a row may carry (Lead, crypto/sha256_row.h).
+constexpr int MAX_LEADS = 2;
+
 //! What every row holds, whatever its family.
 struct Base {
     const char* name;      //!< its kernel set's name
@@ -30,17 +35,23 @@ struct Base {
     kernel::Source source; //!< why a build may lack it
     int ways;
     const char* technique;
-    int wide_rank;       //!< 0, or its place (from 1) among the rows that lead on a CPU whose
-                         //!< SHA unit overlaps >= WIDE_SHA_OVERLAP sha256rnds2
-    bool uses_transform; //!< runs the selected transform rather than a kernel of its own
-    bool deep_lanes{false}; //!< listed ahead of the next row, which it follows where
-                            //!< Avx512AddDepth() is below DEEP_LANES_DEPTH
+    bool uses_transform;        //!< runs the selected transform rather than a kernel of its own
+    Lead lead[MAX_LEADS]{};     //!< its order rules, strongest first; place 0: none
 };
 
 //! A row built from one kernel of the table.
-constexpr Base From(const kernel::Kernel& k, const char* technique, int wide_rank = 0)
+constexpr Base From(const kernel::Kernel& k, const char* technique)
 {
-    return {k.name, k.needs, k.Built(), k.source, k.ways, technique, wide_rank, false};
+    return {k.name, k.needs, k.Built(), k.source, k.ways, technique, false, {}};
+}
+
+//! A row of any family (an entry with a `base`) with its order rules.
+template <class Entry>
+constexpr Entry Leading(Entry e, Lead first, Lead second = {})
+{
+    e.base.lead[0] = first;
+    e.base.lead[1] = second;
+    return e;
 }
 
 //! Why a row of this source and needs is not in this binary.
@@ -79,37 +90,30 @@ public:
         return -1;
     }
 
-    //! Row numbers in this CPU's order of preference: as listed, except that the
-    //! wide rows, by rank, lead every row when ShaniOverlap() is at least
-    //! WIDE_SHA_OVERLAP, and take the place of the first SHA-NI row when it is
-    //! at least STREAMS_SHA_OVERLAP; and that a deep_lanes row goes behind the
-    //! row after it when Avx512AddDepth() is below DEEP_LANES_DEPTH.
+    //! Row numbers in this CPU's order of preference: as listed, except the
+    //! rows a rule places (Placing, crypto/sha256_row.h): those ahead of every
+    //! row go first, by place; those ahead of the first row that needs some
+    //! features go, by place, just before that row.
     std::vector<int> Order() const
     {
-        const double overlap = HasWideRows() ? ShaniOverlap() : 0.0;
-        // Where the wide rows go: first, at the first SHA-NI row, or nowhere (N: as listed).
-        size_t at = N;
-        if (overlap >= WIDE_SHA_OVERLAP) {
-            at = 0;
-        } else if (overlap >= STREAMS_SHA_OVERLAP) {
-            at = 0;
-            while (at < N && !(m_rows[at].base.needs & cpu::SHANI)) ++at;
+        const Lead* rule[N];
+        size_t at[N]; // where a placed row goes; N: its listed place
+        for (size_t i = 0; i < N; ++i) {
+            rule[i] = Placing(m_rows[i].base.lead);
+            at[i] = rule[i] ? Target(rule[i]->ahead_of) : N;
         }
         std::vector<int> order;
         for (size_t i = 0; i < N; ++i) {
-            if (i == at) {
-                for (int rank = 1; rank <= static_cast<int>(N); ++rank) {
-                    for (size_t j = 0; j < N; ++j) {
-                        if (m_rows[j].base.wide_rank == rank) order.push_back(static_cast<int>(j));
-                    }
-                }
+            std::vector<int> group;
+            for (size_t j = 0; j < N; ++j) {
+                if (at[j] == i) group.push_back(static_cast<int>(j));
             }
-            if (at == N || m_rows[i].base.wide_rank == 0) order.push_back(static_cast<int>(i));
-        }
-        if (HasDeepRows() && Avx512AddDepth() < DEEP_LANES_DEPTH) {
-            for (size_t k = 0; k + 1 < order.size(); ++k) {
-                if (m_rows[order[k]].base.deep_lanes) std::swap(order[k], order[k + 1]), ++k;
-            }
+            // Rows ahead of every row come first, then those ahead of row i itself; each by place.
+            std::stable_sort(group.begin(), group.end(), [&rule](int a, int b) {
+                return std::make_pair(rule[a]->ahead_of != 0, rule[a]->place) < std::make_pair(rule[b]->ahead_of != 0, rule[b]->place);
+            });
+            order.insert(order.end(), group.begin(), group.end());
+            if (at[i] == N) order.push_back(static_cast<int>(i));
         }
         return order;
     }
@@ -172,20 +176,13 @@ public:
     const Entry& Current() const { return m_rows[Selected()]; }
 
 private:
-    static constexpr bool HasWideRowsOf(const Entry (&rows)[N])
+    //! The listed place of the first row that needs every feature of `mask` (0: the first row), or N.
+    size_t Target(uint32_t mask) const
     {
-        for (const auto& e : rows) {
-            if (e.base.wide_rank) return true;
+        for (size_t i = 0; i < N; ++i) {
+            if ((m_rows[i].base.needs & mask) == mask) return i;
         }
-        return false;
-    }
-    bool HasWideRows() const { return HasWideRowsOf(m_rows); }
-    bool HasDeepRows() const
-    {
-        for (const auto& e : m_rows) {
-            if (e.base.deep_lanes) return true;
-        }
-        return false;
+        return N;
     }
 
     const Entry (&m_rows)[N];

@@ -12,8 +12,7 @@
 ; past the input is ever loaded. So do whole calls of fewer than X8_MIN_BLOCKS:
 ; the first group's schedule cannot hide behind earlier rounds, and below
 ; about 48 blocks that start-up cost makes this path slower than the two-block
-; one (measured on Zen 3: 8 blocks 1.14x, 32 blocks 1.015x rorx's time;
-; 48 blocks 0.995x, 128 blocks 0.975x).
+; one (measured on Zen 3: doc/results/2026-11-27-lab-notes.md).
 
 %include "x86_64.inc"
 %include "sha256_k.inc"

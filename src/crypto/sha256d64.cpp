@@ -2,6 +2,7 @@
 // SHA256D64 and its registry: rows of the kernel table's D64 kernels, in
 // AutoDetectD64's order of preference.
 #include <crypto/sha256.h>
+#include <crypto/sha256_internal.h>
 #include <crypto/sha256_kernels.h>
 #include <crypto/sha256_registry.h>
 
@@ -19,12 +20,12 @@ struct D64Row {
     kernel::BatchFn batch; // nullptr, or the set's kernel for many calls' worth at once
 };
 
-// A row runs its set's D64 kernel, and its D64Batch kernel where the set has one.
-constexpr D64Row Row(const char* name, const char* technique, int wide_rank = 0)
+// The row of a kernel set: its D64 kernel, and its D64Batch kernel where the set has one.
+constexpr D64Row FromD64Kernels(const char* name, const char* technique)
 {
     const kernel::Kernel& k = kernel::Get(name, kernel::Shape::D64);
     const size_t b = kernel::Lookup(name, kernel::Shape::D64Batch);
-    registry::Base base = registry::From(k, technique, wide_rank);
+    registry::Base base = registry::From(k, technique);
     if (b == kernel::KERNEL_COUNT) return {base, k.hash, nullptr};
     const kernel::Kernel& kb = kernel::KERNELS[b];
     if (kb.ways != k.ways) kernel::NotInTheKernelTable(); // a batch is a call's worth of inputs
@@ -40,31 +41,33 @@ constexpr D64Row Row(const char* name, const char* technique, int wide_rank = 0)
 #endif
 
 // Order is AutoDetectD64's preference, fastest first, from bench_bitcoin's
-// "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md). On a CPU with a wide
-// SHA unit the rows with a wide rank lead (Registry::Order): the SHA-NI streams
-// beat the AVX-512 lanes there (AMD Zen 4: 155 against 184 cycles an input),
-// while on a narrow one they cannot all issue at once; on a middling one they
-// lead the other SHA-NI rows only (STREAMS_SHA_OVERLAP). The last row is the
-// portable 1-way one, so SHA256D64 can always finish.
+// "SHA256D64, 1024 inputs of 64 bytes" table (doc/d64.md). The rows of three
+// or more SHA-NI streams carry the streams' order rules (StreamsLeading): ahead
+// of the vector rows where the SHA unit works on as many sha256rnds2 at once,
+// ahead of the other SHA-NI rows where it works on several. The last row is
+// the portable 1-way one, so SHA256D64 can always finish.
 constexpr D64Row ROWS[] = {
-    Row("avx512_16way", "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"),
-    Row("shani_2way", "SHA-NI, two interleaved streams, padding block W+K precomputed"),
-    Row("shani_4way", "SHA-NI, four interleaved streams, every state in registers, padding block W+K precomputed", 2),
-    Row("shani", "SHA-NI, one input at a time"),
-    Row("shani_3way", "SHA-NI, three interleaved streams, padding block W+K precomputed", 3),
-    Row("shani_5way",
-        "SHA-NI, five streams in staggered halves, the first block's W+K a batch ahead, many batches a call", 1),
-    Row("avx2_8way", AVX2_8WAY_TECHNIQUE),
-    Row("sse41_4way", "SSE4.1 4 lanes, padding schedules precomputed"),
-    Row("arm_shani_2way",
+    FromD64Kernels("avx512_16way", "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"),
+    FromD64Kernels("shani_2way", "SHA-NI, two interleaved streams, padding block W+K precomputed"),
+    StreamsLeading(FromD64Kernels("shani_4way", "SHA-NI, four interleaved streams, every state in registers, padding block W+K precomputed"), 2),
+    FromD64Kernels("shani", "SHA-NI, one input at a time"),
+    StreamsLeading(FromD64Kernels("shani_3way", "SHA-NI, three interleaved streams, padding block W+K precomputed"), 3),
+    StreamsLeading(FromD64Kernels("shani_5way",
+        "SHA-NI, five streams in staggered halves, the first block's W+K a batch ahead, many batches a call"), 1),
+    FromD64Kernels("avx2_8way", AVX2_8WAY_TECHNIQUE),
+    FromD64Kernels("sse41_4way", "SSE4.1 4 lanes, padding schedules precomputed"),
+    FromD64Kernels("arm_shani_2way",
         "ARMv8 SHA-256 instructions, two inputs as two interleaved streams; padding block's W+K precomputed"),
-    Row("neon_4way", "Advanced SIMD, one input per 32-bit lane; for aarch64 CPUs without SHA2 (Cortex-A72, Raspberry Pi 4)"),
-    Row("portable_16way", "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)"),
+    FromD64Kernels("neon_4way", "Advanced SIMD, one input per 32-bit lane; for aarch64 CPUs without SHA2 (Cortex-A72, Raspberry Pi 4)"),
+    FromD64Kernels("portable_16way", "the lane algorithm on 16 lanes of GCC/Clang generic vectors (baseline ISA: SSE2 on x86-64)"),
 #ifdef SHA256_TEST_EXTRA_ROW
-    // Test-only (ci/extra-row.sh): a width no other row has, after every row that needs a feature.
-    Row("portable_6way", "the lane algorithm on 6 lanes of generic vectors (SHA256_TEST_EXTRA_ROW)"),
+    // Test-only (ci/extra-row.sh): a width no other row has, after every row
+    // that needs a feature; and an order rule on the CPU model's test-only
+    // probe (it leads every row where SHA256BENCH_TEST_PROBE is 2 or more).
+    registry::Leading(FromD64Kernels("portable_6way", "the lane algorithm on 6 lanes of generic vectors (SHA256_TEST_EXTRA_ROW)"),
+                      {cpu::Probe::TestProbe, 2.0, 0, 1}),
 #endif
-    Row("basic", "portable C++, one input, padding schedules precomputed"),
+    FromD64Kernels("basic", "portable C++, one input, padding schedules precomputed"),
 };
 constexpr int ROW_COUNT = sizeof(ROWS) / sizeof(ROWS[0]);
 constexpr int BASIC = registry::PortableRow(ROWS);

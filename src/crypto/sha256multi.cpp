@@ -28,12 +28,9 @@ constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 by
 // The last partial block of a message of len bytes at p and its padding, to
 // pad (one or two blocks, returned); the 64 bytes before pad are scratch.
 // No loop over the tail's bytes for messages of 64 bytes or more, the usual
-// case: such loops cost a mispredicted exit or two per message (SHA256DMulti,
-// four SHA-NI streams, 3000 messages of 200-600 bytes on Zen 4: 2-3% of the
-// time). Inlined, and clearing only the blocks the padding takes, made the
-// txids of a block on four SHA-NI streams 0.7-1.1% faster than a call that
-// cleared both (Zen 4, the tree's library in a harness, 14 alternating runs:
-// 60.9 / 61.4 cycles a block, best / median, against 61.3 / 62.1).
+// case: such loops cost a mispredicted exit or two per message. Inlined, and
+// clearing only the blocks the padding takes, rather than a call that clears
+// both: measurably faster for the txids of a block (doc/results/026-11-27-lab-notes.md).
 inline __attribute__((always_inline)) int FillPad(unsigned char* pad, const unsigned char* p, size_t len)
 {
     const size_t rem = len % 64;
@@ -56,32 +53,20 @@ inline __attribute__((always_inline)) int FillPad(unsigned char* pad, const unsi
     return blocks;
 }
 
-// One lane's message: whole blocks read in place, then the last partial block
-// and the padding (one or two blocks) from a small buffer of its own, one run
-// of blocks through a Cursor. The scheduler counts each lane's blocks to
-// the end of its message (left).
-struct Job {
-    size_t msg;
-    size_t whole;   // whole blocks of the message
-    int pad_blocks; // 1 or 2
-    // The padding at Pad() = area + 64; the 64 bytes before it are FillPad's.
-    alignas(16) unsigned char area[64 + 128];
-    unsigned char* Pad() { return area + 64; }
-    const unsigned char* Pad() const { return area + 64; }
+// Where a lane reads a job's blocks: its whole blocks in place, then its last
+// partial block and padding from the job's own buffer, as one run of blocks
+// (the job kernels keep this cursor in the lane themselves).
+Cursor RunOf(const sha256_jobs::Job& job)
+{
+    if (!job.at) return {job.area + 64, nullptr, nullptr};
+    return {job.at, job.end, job.area + 64};
+}
 
-    void Start(size_t i, const unsigned char* p, size_t len)
-    {
-        msg = i;
-        whole = len / 64;
-        pad_blocks = FillPad(Pad(), p, len);
-    }
-    Cursor Run(const unsigned char* p) const
-    {
-        if (whole == 0) return {Pad(), nullptr, nullptr};
-        return {p, p + 64 * whole, Pad()};
-    }
-    size_t Blocks() const { return whole + static_cast<size_t>(pad_blocks); }
-};
+// The padding blocks of a job (1 or 2): its blocks after the whole ones.
+size_t PadBlocks(const sha256_jobs::Job& job)
+{
+    return job.blocks - (job.at ? static_cast<size_t>(job.end - job.at) / 64 : 0);
+}
 
 // SHA-256 of 32 bytes, in place.
 void HashInPlace32(unsigned char* digest)
@@ -222,9 +207,9 @@ void ScheduleLanes(const MultiRow& e, unsigned char* out, const unsigned char* c
                    size_t count)
 {
     if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
-    constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
+    constexpr size_t IDLE = IDLE_JOB_BLOCKS; // an idle lane's count never reaches 0
     Lanes<n> lanes(e.lanes);
-    Job jobs[n];
+    sha256_jobs::Job jobs[n];
     Cursor cur[n];
     size_t left[n]; // blocks to the end of the lane's message, or IDLE
     Feed feed(sizes, count);
@@ -232,10 +217,10 @@ void ScheduleLanes(const MultiRow& e, unsigned char* out, const unsigned char* c
     size_t m;
     int nbusy = 0;
     auto take = [&](int i) {
-        jobs[i].Start(m, inputs[m], sizes[m]);
+        FillJob(jobs[i], inputs[m], sizes[m], out + 32 * m);
         lanes.Set(i, constants::IV);
-        cur[i] = jobs[i].Run(inputs[m]);
-        left[i] = jobs[i].Blocks();
+        cur[i] = RunOf(jobs[i]);
+        left[i] = jobs[i].blocks;
         PrefetchAhead(inputs, sizes, count, m);
     };
     auto idle = [&](int i) {
@@ -255,16 +240,16 @@ void ScheduleLanes(const MultiRow& e, unsigned char* out, const unsigned char* c
         if (!more && nbusy * 2 < n) {
             for (int i = 0; i < n; ++i) {
                 if (left[i] == IDLE) continue;
-                const Job& job = jobs[i];
+                const sha256_jobs::Job& job = jobs[i];
                 lanes.Get(i, s);
-                const size_t pad = static_cast<size_t>(job.pad_blocks);
+                const size_t pad = PadBlocks(job);
                 if (left[i] > pad) {
                     Transform(s, cur[i].at, left[i] - pad); // the rest of the whole blocks
-                    Transform(s, job.Pad(), pad);
+                    Transform(s, job.area + 64, pad);
                 } else {
                     Transform(s, cur[i].at, left[i]); // inside pad
                 }
-                WriteDigest(out + 32 * job.msg, s);
+                WriteDigest(job.out, s);
             }
             return;
         }
@@ -275,7 +260,7 @@ void ScheduleLanes(const MultiRow& e, unsigned char* out, const unsigned char* c
         for (int i = 0; i < n; ++i) {
             if (left[i] == IDLE || (left[i] -= k) != 0) continue;
             lanes.Get(i, s);
-            WriteDigest(out + 32 * jobs[i].msg, s);
+            WriteDigest(jobs[i].out, s);
             if (more && (more = feed.Next(m))) {
                 take(i);
             } else {
@@ -323,16 +308,15 @@ void SecondHashLanes(const MultiRow& e, unsigned char* out, size_t count)
 // registers from message to message; this loop only fills Jobs, CHUNK at a
 // time (in Feed's order). Once no message is left and fewer than half the
 // lanes are busy, those finish 1-way; until then idle lanes repeat a constant
-// block. Four jobs a lane, at least 16, a call: avx512_16way's txids of a
-// block are 2.3% faster with 64 a call than with 16 (bench-compare, 20 pairs;
-// Zen 5).
+// block. Four jobs a lane, at least 16, a call: fewer calls made
+// avx512_16way's txids of a block faster (bench-compare; doc/results/026-11-27-lab-notes.md).
 template <int n>
 void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes,
                      size_t count)
 {
     if (count * 2 < static_cast<size_t>(n)) return OneWay(out, inputs, sizes, count);
     constexpr size_t CHUNK = n > 4 ? 4 * n : 16;
-    constexpr size_t IDLE = ~size_t{0} >> 1; // an idle lane's count never reaches 0
+    constexpr size_t IDLE = IDLE_JOB_BLOCKS;
     sha256_jobs::Lane lane[n];
     for (auto& l : lane) l.left = 0;
     sha256_jobs::Job job[CHUNK];
@@ -348,13 +332,7 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
         if (k) e.jobs(lane, job, k);
     }
     sha256_jobs::Job idle[n];
-    for (auto& j : idle) {
-        std::memset(j.area, 0, sizeof(j.area));
-        j.at = j.then = IDLE_BLOCK;
-        j.end = IDLE_BLOCK + 64;
-        j.blocks = IDLE;
-        j.out = nullptr;
-    }
+    for (auto& j : idle) IdleJob(j, IDLE_BLOCK);
     for (;;) {
         int busy = 0, unused = 0;
         for (const auto& l : lane) {
@@ -384,9 +362,8 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
 
 // The second SHA-256 with the set's Hash32 kernel: n contiguous digests a
 // call, with no states to convert and no block to copy. On SHA-NI streams a
-// per-block stream kernel that needs both makes the txids of 3000 messages of
-// 200-600 bytes 4-6% slower with four streams, ~3% with two (Zen 4); for
-// AVX-512 lanes see LanesRow.
+// per-block stream kernel that needs both made the txids of a block slower
+// (doc/results/026-11-27-lab-notes.md); for AVX-512 lanes see LanesRow.
 template <int n>
 void SecondHashKernel(const MultiRow& e, unsigned char* out, size_t count)
 {
@@ -423,51 +400,50 @@ void SecondOneWaySelected(const MultiRow&, unsigned char* out, size_t count)
 // A lanes row takes its set's Hash32 kernel for the second hash where the
 // table has one (portable_16way): the digests go to it as they lie, with the
 // padding's fixed words folded into the schedule, rather than lane by lane
-// into blocks and states (with AVX-512 lanes on Zen 5: 46 cycles a digest
-// against 66).
+// into blocks and states (the faster of the two with AVX-512 lanes:
+// doc/results/026-11-27-lab-notes.md).
 template <size_t K>
-constexpr MultiRow LanesRow(const char* technique, int wide_rank = 0)
+constexpr MultiRow LanesRow(const char* technique)
 {
     constexpr const kernel::Kernel& k = kernel::KERNELS[K];
     static_assert(k.shape == Shape::Lanes, "a lanes row needs a Lanes kernel");
     constexpr size_t H = kernel::Lookup(k.name, Shape::Hash32);
     if constexpr (H == kernel::KERNEL_COUNT) {
-        return {registry::From(k, technique, wide_rank), &ScheduleLanes<k.ways>, &SecondHashLanes<k.ways>, k.lanes,
+        return {registry::From(k, technique), &ScheduleLanes<k.ways>, &SecondHashLanes<k.ways>, k.lanes,
                 nullptr, nullptr, nullptr};
     } else {
         constexpr const kernel::Kernel& hash32 = kernel::KERNELS[H];
         static_assert(hash32.ways == k.ways && hash32.needs == k.needs && hash32.source == k.source,
                       "a lanes row's Hash32 kernel has its Lanes kernel's width, needs and source");
-        return {registry::From(k, technique, wide_rank), &ScheduleLanes<k.ways>, &SecondHashKernel<k.ways>, k.lanes,
+        return {registry::From(k, technique), &ScheduleLanes<k.ways>, &SecondHashKernel<k.ways>, k.lanes,
                 nullptr, hash32.hash, nullptr};
     }
 }
 
 template <size_t K>
-constexpr MultiRow StreamsRow(const char* technique, int wide_rank = 0, bool deep_lanes = false)
+constexpr MultiRow StreamsRow(const char* technique)
 {
     constexpr const kernel::Kernel& jobs = kernel::KERNELS[K];
     constexpr const kernel::Kernel& hash32 = kernel::Get(jobs.name, Shape::Hash32);
     static_assert(jobs.shape == Shape::Jobs && hash32.ways == jobs.ways, "a streams row needs Jobs and Hash32 kernels of one width");
-    registry::Base b = registry::From(jobs, technique, wide_rank);
+    registry::Base b = registry::From(jobs, technique);
     b.needs |= hash32.needs;
     b.built = jobs.Built() && hash32.Built();
-    b.deep_lanes = deep_lanes;
     return {b, &ScheduleStreams<jobs.ways>, &SecondHashKernel<jobs.ways>, nullptr, jobs.jobs, hash32.hash, nullptr};
 }
 
 template <size_t K>
-constexpr MultiRow OneWayRow(const char* technique, int wide_rank = 0)
+constexpr MultiRow OneWayRow(const char* technique)
 {
     constexpr const kernel::Kernel& k = kernel::KERNELS[K];
     static_assert(k.shape == Shape::Transform, "a 1-way row needs a Transform kernel");
-    return {registry::From(k, technique, wide_rank), &OneWayOwn, &SecondOneWayOwn, nullptr, nullptr, nullptr,
+    return {registry::From(k, technique), &OneWayOwn, &SecondOneWayOwn, nullptr, nullptr, nullptr,
             k.transform};
 }
 
 constexpr MultiRow SelectedTransformRow(const char* name, const char* technique)
 {
-    return {{name, 0, true, kernel::Source::Portable, 1, technique, 0, true}, &OneWaySelected, &SecondOneWaySelected,
+    return {{name, 0, true, kernel::Source::Portable, 1, technique, true, {}}, &OneWaySelected, &SecondOneWaySelected,
             nullptr, nullptr, nullptr, nullptr};
 }
 
@@ -480,18 +456,21 @@ using kernel::Find;
 #endif
 
 // Order is AutoDetectMulti's preference, fastest first, from bench_bitcoin's
-// "txids of a block" table (doc/multi.md). On a CPU with a wide SHA unit the
-// rows with a wide rank lead (Registry::Order), on a middling one they lead the
-// other SHA-NI rows, as for D64. The 1-way loop with
-// the SHA-NI transform (~2.5 cycles/byte) beats 8 AVX2 lanes (~3.7) and 4
-// SSE4.1 lanes; "oneway", Bitcoin Core's loop, runs everywhere.
+// "txids of a block" table (doc/multi.md). The SHA-NI stream rows carry the
+// streams' order rules, as for D64 (StreamsLeading). The 1-way loop with the
+// SHA-NI transform beats the AVX2 and SSE4.1 lanes; "oneway", Bitcoin Core's
+// loop, runs everywhere.
 constexpr MultiRow ROWS[] = {
-    // Ahead of 16 lanes where 512-bit adds are DEEP_LANES_DEPTH or more deep, else behind (Avx512AddDepth).
-    StreamsRow<Find("avx512_32way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 32 in two registers a word, a job kernel", 0, true),
     StreamsRow<Find("avx512_16way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 16, a job kernel (the D64 lane algorithm)"),
-    StreamsRow<Find("shani_2way", Shape::Jobs)>("SHA-NI, two messages as two interleaved streams (assembly)", 2),
+    // Two registers of lanes a word fill the gaps of each other's chain of
+    // dependent operations where the vector unit works on several 512-bit adds
+    // at once: then ahead of the AVX-512 rows with one (a decision from the
+    // measured runs of doc/results/, doc/multi.md).
+    registry::Leading(StreamsRow<Find("avx512_32way", Shape::Jobs)>("AVX-512, one message per 32-bit lane of 32 in two registers a word, a job kernel"),
+                      {cpu::Probe::Avx512AddDepth, 4.0, kernel::AVX512_NEEDS, 1}),
+    StreamsLeading(StreamsRow<Find("shani_2way", Shape::Jobs)>("SHA-NI, two messages as two interleaved streams (assembly)"), 2),
     OneWayRow<Find("shani", Shape::Transform)>("SHA-NI transform, one message at a time"),
-    StreamsRow<Find("shani_4way", Shape::Jobs)>("SHA-NI, four messages as four interleaved streams (assembly)", 1),
+    StreamsLeading(StreamsRow<Find("shani_4way", Shape::Jobs)>("SHA-NI, four messages as four interleaved streams (assembly)"), 1),
     LanesRow<Find("avx2_8way", Shape::Lanes)>(AVX2_8WAY_TECHNIQUE),
     LanesRow<Find("sse41_4way", Shape::Lanes)>("SSE4.1, one message per 32-bit lane of 4"),
     SelectedTransformRow("oneway", "CSHA256 per message with the selected transform (as Bitcoin Core)"),
@@ -528,6 +507,15 @@ bool Overlaps(const unsigned char* out, size_t count, const unsigned char* const
 #endif
 
 } // namespace
+
+void IdleJob(sha256_jobs::Job& job, const unsigned char* block)
+{
+    std::memset(job.area, 0, sizeof(job.area));
+    job.at = job.then = block;
+    job.end = block + 64;
+    job.blocks = IDLE_JOB_BLOCKS;
+    job.out = nullptr;
+}
 
 void FillJob(sha256_jobs::Job& job, const unsigned char* p, size_t len, unsigned char* out)
 {

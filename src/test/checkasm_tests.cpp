@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Proves that every check in checkasm can fail: each deliberately broken
-// function below must be caught and named, and well-behaved ones must pass.
+// function below must be caught and named, and well-behaved ones must pass;
+// and that a call passes and returns what any kernel signature does.
 
 #include <compat/cpuid.h>
 #include <test/checkasm/checkasm.h>
@@ -212,6 +213,8 @@ asm(R"(
 
 namespace {
 
+using TransformFn = void (*)(uint32_t* s, const unsigned char* chunk, size_t blocks);
+
 bool Has(const checkasm::Result& r, const std::string& what)
 {
     return std::find(r.failures.begin(), r.failures.end(), what) != r.failures.end();
@@ -225,11 +228,19 @@ std::string Describe(const checkasm::Result& r)
 }
 
 // Calls fn on a zeroed state and a one-block buffer.
-checkasm::Result Run(sha256::TransformFn fn, bool check_vzeroupper = false)
+checkasm::Result Run(TransformFn fn, bool check_vzeroupper = false)
 {
     uint32_t s[8] = {};
     unsigned char chunk[64] = {};
-    return checkasm::Call(fn, s, chunk, 1, check_vzeroupper);
+    return checkasm::Call(check_vzeroupper ? checkasm::Upper::Checked : checkasm::Upper::Unchecked, fn, s, chunk, 1);
+}
+
+// Other kernel shapes: two arguments and a result, as a job kernel returns one.
+size_t CountAbove(const uint32_t* words, size_t n)
+{
+    size_t above = 0;
+    for (size_t i = 0; i < n; ++i) above += words[i] > 100;
+    return above;
 }
 
 // A C++ function stands for compiled code: it must pass every check.
@@ -267,7 +278,7 @@ BOOST_AUTO_TEST_CASE(good_asm_function_passes_and_sees_its_arguments)
     uint32_t s[8] = {0, 0, 99, 0, 0, 0, 0, 0};
     unsigned char chunk[3 * 64] = {};
     chunk[0] = 0xab;
-    const checkasm::Result r = checkasm::Call(checkasm_test_good, s, chunk, 3, true);
+    const checkasm::Result r = checkasm::Call(checkasm_test_good, s, chunk, 3);
     BOOST_CHECK_MESSAGE(r.ok(), Describe(r));
     BOOST_CHECK_EQUAL(s[0], 3u);
     BOOST_CHECK_EQUAL(s[1], 0xabu);
@@ -282,16 +293,28 @@ BOOST_AUTO_TEST_CASE(good_cpp_function_passes)
     CppTransform(expect, chunk, 2);
     for (int rep = 0; rep < 100; ++rep) { // fresh canaries each time
         std::memset(s, 0, sizeof(s));
-        const checkasm::Result r = checkasm::Call(CppTransform, s, chunk, 2, true);
+        const checkasm::Result r = checkasm::Call(CppTransform, s, chunk, 2);
         BOOST_REQUIRE_MESSAGE(r.ok(), Describe(r));
         BOOST_REQUIRE(std::memcmp(s, expect, sizeof(s)) == 0);
     }
 }
 
+// Call takes the function's own signature and hands back its result: the
+// arguments reach it in order, and what it returns is returned.
+BOOST_AUTO_TEST_CASE(any_signature_and_its_result)
+{
+    const uint32_t words[5] = {1, 200, 3, 400, 500};
+    const checkasm::Result r = checkasm::Call(CountAbove, words, 5);
+    BOOST_CHECK_MESSAGE(r.ok(), Describe(r));
+    BOOST_CHECK_EQUAL(r.returned, 3u);
+    BOOST_CHECK_EQUAL(checkasm::Call(CountAbove, words, 2).returned, 1u);
+    BOOST_CHECK_EQUAL(checkasm::Call(CountAbove, words + 1, 0).returned, 0u);
+}
+
 BOOST_AUTO_TEST_CASE(each_clobbered_callee_saved_register_is_named)
 {
     const struct {
-        sha256::TransformFn fn;
+        TransformFn fn;
         const char* reg;
     } cases[] = {
         {checkasm_test_clobber_rbx, "rbx"}, {checkasm_test_clobber_rbp, "rbp"},
@@ -392,7 +415,7 @@ BOOST_AUTO_TEST_CASE(avx512_state_left_in_use_is_detected)
 
 BOOST_AUTO_TEST_CASE(write_above_return_address_is_detected)
 {
-    for (sha256::TransformFn fn : {checkasm_test_stack_write_near, checkasm_test_stack_write_far}) {
+    for (TransformFn fn : {checkasm_test_stack_write_near, checkasm_test_stack_write_far}) {
         const checkasm::Result r = Run(fn);
         BOOST_CHECK_MESSAGE(Has(r, "stack above return address modified"), Describe(r));
         BOOST_CHECK_EQUAL(r.failures.size(), 1u);
@@ -480,10 +503,11 @@ BOOST_AUTO_TEST_CASE(fallback_just_calls)
     unsigned char chunk[64] = {};
     chunk[0] = 5;
     const checkasm::Result r = checkasm::Call(
-        [](uint32_t* st, const unsigned char* c, size_t n) { st[0] = c[0] + static_cast<uint32_t>(n); },
-        s, chunk, 1, true);
+        +[](uint32_t* st, const unsigned char* c, size_t n) { st[0] = c[0] + static_cast<uint32_t>(n); }, s, chunk, 1);
     BOOST_CHECK(r.ok());
     BOOST_CHECK_EQUAL(s[0], 6u);
+    const uint32_t words[3] = {7, 8, 9};
+    BOOST_CHECK_EQUAL(checkasm::Call(+[](const uint32_t* w, size_t n) -> size_t { return w[n - 1]; }, words, 3).returned, 9u);
     BOOST_CHECK(!checkasm::CanCheckUpperYmm());
     BOOST_CHECK(!checkasm::CanCheckUpperZmm());
 }

@@ -235,14 +235,16 @@ check "bench: overlap 1.6 keeps the registry order in d64 (a SHA-NI row before a
 check "bench: ... and in multi" -- streams_lead multi no
 check "bench: ... and the first row of d64" -- first_not_wide d64
 check "bench: ... and of multi" -- first_not_wide multi
-expect 0 "^SHA-NI overlap: 4.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 3" \
+# The header line is the CPU model's reading with its reason (cpu::Describe),
+# then which rows the rules on it move, named from the registries' rows.
+expect 0 "^SHA-NI overlap: 4.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 3, so d64: shani_5way, shani_4way, shani_3way lead every row; multi: shani_4way, shani_2way lead every row$" \
   "bench: the header says which overlap ordered the rows" -- env SHA256BENCH_SHANI_OVERLAP=4 "$B" $QUICK
-expect 0 "^SHA-NI overlap: 2.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 1.7, below 3, so the wide_sha rows lead the other SHA-NI rows" \
+expect 0 "^SHA-NI overlap: 2.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); at least 1.7, below 3, so d64: shani_5way, shani_4way, shani_3way lead the sha-ni rows; multi: shani_4way, shani_2way lead the sha-ni rows$" \
   "bench: ... and in the middle band" -- env SHA256BENCH_SHANI_OVERLAP=2 "$B" $QUICK
 # An override of 0 is reported as set (not as "no SHA-NI"), with the order it gives.
-expect 0 "^SHA-NI overlap: 0.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); below 1.7, so the registry order" \
+expect 0 "^SHA-NI overlap: 0.00 sha256rnds2 at once (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP); below 1.7, so the listed orders$" \
   "bench: SHA256BENCH_SHANI_OVERLAP=0 is reported as set" -- env SHA256BENCH_SHANI_OVERLAP=0 "$B" $QUICK
-expect 0 "^SHA-NI overlap: none (no SHA-NI on this CPU or in this build): the registry order" \
+expect 0 "^SHA-NI overlap: none (no SHA-NI on this CPU or in this build); the listed orders$" \
   "bench: with SHA-NI hidden and no override, the header says there is none" -- env SHA256BENCH_HIDE_FEATURES=sha-ni "$B" $QUICK
 
 # SHA256BENCH_AVX512_ADD_DEPTH replaces the measured depth of 512-bit adds: 8
@@ -260,14 +262,14 @@ env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_32way avx512_16way$" "bench: add depth 8 lists avx512_32way right before avx512_16way" -- multi_pair
 env SHA256BENCH_AVX512_ADD_DEPTH=2 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 2 lists it right after" -- multi_pair
-expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so the multi-buffer rows with two registers a word (avx512_32way) lead those with one" \
+expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so multi: avx512_32way leads the avx512f avx512vl rows$" \
   "bench: the header says which depth ordered the AVX-512 rows" -- env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" $QUICK
 # A depth of 0, set or absent, puts avx512_32way behind avx512_16way: the header says that order, and how the 0 came.
 env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 0 lists avx512_32way right after avx512_16way" -- multi_pair
-expect 0 "^AVX-512 add depth: 0.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); below 4, so the multi-buffer rows with two registers a word (avx512_32way) follow those with one" \
+expect 0 "^AVX-512 add depth: 0.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); below 4, so the listed orders$" \
   "bench: SHA256BENCH_AVX512_ADD_DEPTH=0 is reported as set, with that order" -- env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" $QUICK
-expect 0 "^AVX-512 add depth: none (no AVX-512 on this CPU or in this build): the multi-buffer rows with two registers a word (avx512_32way) follow those with one" \
+expect 0 "^AVX-512 add depth: none (no AVX-512 on this CPU or in this build); the listed orders$" \
   "bench: with every feature hidden, the header says there is none and the order that gives" -- env SHA256BENCH_HIDE_FEATURES=all "$B" $QUICK
 
 # A full sanity run with every output format.
@@ -348,11 +350,88 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   fi
 fi
 
+# Every file the kernel table names (each line names its kernel's file, which
+# test_bitcoin's kernel_table_tests holds to the naming rule) is in
+# src/crypto, is built (src/Makefile.am names it), and defines a kernel of the
+# set its line names (the function sha256::kernel::<set>_<shape> in C++,
+# sha256_<set>_<shape> in assembly; a line whose file does not is caught).
+if [ -n "${TOP_SRCDIR:-}" ]; then
+  K="$TOP_SRCDIR/src/crypto/sha256_kernels.h"
+  sed -n 's/^ *Make[A-Za-z]*("\([a-z0-9_]*\)", "\(sha256_[a-z0-9_]*\.\(cpp\|asm\)\)".*/\1 \2/p' "$K" > "$tmp/kernel-files"
+  # table_files <table>: for each "<set> <file>" line, the set's kernel is defined in the file.
+  table_files() {
+    n=0 bad=0
+    while read -r set file; do
+      n=$((n + 1))
+      f="$TOP_SRCDIR/src/crypto/$file"
+      if [ ! -f "$f" ]; then echo "$set: $file does not exist"; bad=1; continue; fi
+      grep -q "crypto/$file" "$TOP_SRCDIR/src/Makefile.am" || { echo "$set: $file is not in src/Makefile.am"; bad=1; }
+      # The assembly of many widths makes its names with a macro ("HASH32_FUNCTION 4"
+      # for shani_4way); the test-only basic_alias is basic's transform.
+      ways=$(printf '%s' "$set" | sed -n 's/.*_\([0-9]*\)way.*/\1/p')
+      fn=${set%_alias}
+      grep -Eq "(kernel::${fn}_[a-z0-9]*\(|sha256_${fn}_[a-z0-9]*)" "$f" \
+        || { [ -n "$ways" ] && grep -Eq "^[A-Z0-9_]+_FUNCTION $ways\$" "$f"; } \
+        || { echo "$set: $file defines none of its kernels"; bad=1; }
+    done < "$1"
+    echo "$n kernel lines, each file found"
+    [ "$bad" = 0 ] && [ "$n" -gt 20 ]
+  }
+  check "kernel table: every file a line names exists, is built and defines the set's kernel" -- table_files "$tmp/kernel-files"
+  sed 's/ sha256_sse41\.cpp$/ sha256_avx2.cpp/' "$tmp/kernel-files" > "$tmp/kernel-files-bad"
+  expect nonzero "sse41_4way: sha256_avx2.cpp defines none of its kernels" "kernel table: ... and a line naming the wrong file is caught" -- \
+    table_files "$tmp/kernel-files-bad"
+fi
+
+# Numbers in one place: no comment under src/ carries a measured cycle count
+# or percentage (they live in doc/results/, dated, per machine), and the
+# family docs' current-order tables are what doc/results/*.json give
+# (contrib/order-tables.py); a comment with a measurement, or a hand edit of a
+# generated table, fails.
+if [ -n "${TOP_SRCDIR:-}" ] && command -v python3 > /dev/null; then
+  N="$TOP_SRCDIR/src/test/measured_numbers_check.py"
+  expect 0 "no comment carries a cycle count or a percentage" "numbers: no comment under src/ carries a cycle count or a percentage" -- \
+    python3 "$N" "$TOP_SRCDIR/src"
+  mkdir -p "$tmp/numbers/src/crypto"
+  printf '// SPDX-License-Identifier: MIT\n// The rounds take ~145 cycles an input on Zen 4.\nint x; // 3.6%% faster\nconst char* s = "100%%";\n' \
+    > "$tmp/numbers/src/crypto/k.cpp"
+  expect nonzero "k.cpp:2: .*k.cpp:3: .*2 comment lines" "numbers: ... and a comment with a measurement is caught (the string is not)" -- \
+    sh -c 'python3 "$1" "$2" | tr "\n" " "; exit "$(python3 "$1" "$2" > /dev/null; echo $?)"' - "$N" "$tmp/numbers/src"
+  if [ -d "$TOP_SRCDIR/doc/results" ]; then
+    O="$TOP_SRCDIR/contrib/order-tables.py"
+    expect 0 "4 docs match" "numbers: the family docs' order tables are generated from doc/results/*.json" -- python3 "$O" --check
+    mkdir -p "$tmp/docs"
+    cp "$TOP_SRCDIR"/doc/transforms.md "$TOP_SRCDIR"/doc/d64.md "$TOP_SRCDIR"/doc/multi.md "$TOP_SRCDIR"/doc/arm.md "$tmp/docs/"
+    sed -i 's/| `2026-11-27-amd-epyc-zen5` \(.*\)avx512_16way 125,/| `2026-11-27-amd-epyc-zen5` \1avx512_16way 120,/' "$tmp/docs/d64.md"
+    expect nonzero "d64.md: the current-order table differs" "numbers: ... and a hand edit of one is caught" -- \
+      python3 "$O" --check --docs="$tmp/docs" --results="$TOP_SRCDIR/doc/results"
+  else
+    echo "skip - numbers: the order tables (no doc/results in this tree)"
+  fi
+fi
+
+# The one ABBA pair loop of the A/B drivers (build-aux/ab-pairs.sh): odd pairs
+# run BASE first, even ones HEAD first; the per-pair hook follows each pair; a
+# failing run stops the loop with its status.
+if [ -n "${TOP_SRCDIR:-}" ]; then
+  abba() { # abba [<pair><side> whose run fails]
+    # shellcheck disable=SC1091
+    . "$TOP_SRCDIR/build-aux/ab-pairs.sh"
+    seen= fail_at=${1:-}
+    ab_run() { seen="$seen $1$2"; [ "$1$2" != "$fail_at" ]; }
+    ab_after() { seen="$seen |"; }
+    ab_pairs 1 4 ab_run ab_after; rc=$?
+    echo "order:$seen rc=$rc"
+  }
+  expect 0 "^order: 1base 1head | 2head 2base | 3base 3head | 4head 4base | rc=0$" "ab-pairs: ABBA order, the hook after each pair" -- abba
+  expect 0 "^order: 1base 1head | 2head 2base rc=1$" "ab-pairs: ... and a failing run stops the loop" -- abba 2base
+fi
+
 # The SHA-NI streams' register plan: a stream count that would put an operand
 # above xmm15 (SHA instructions have only legacy SSE encodings) must not assemble.
 if [ -n "${ASM:-}" ] && [ -n "${TOP_SRCDIR:-}" ]; then
   for s in 4 5; do
-    printf '%%include "sha256_shani_streams.asm"\nHASH32_FUNCTION_NAMED %s, sha256_test_streams\n' "$s" > "$tmp/streams$s.asm"
+    printf '%%include "sha256_x86_shani_multi.asm"\nHASH32_FUNCTION_NAMED %s, sha256_test_streams\n' "$s" > "$tmp/streams$s.asm"
   done
   check "asm: the SHA-NI stream plan assembles 4 streams" -- \
     $ASM $ASMFLAGS -I"$TOP_SRCDIR/src/crypto/" -o "$tmp/s4.o" "$tmp/streams4.asm"
@@ -405,22 +484,41 @@ if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/nul
     # shellcheck disable=SC2086 # CXX and the flags are word lists
     check "core export: $path compiles alone, warning-free (-Wall -Wextra -Werror)" -- \
       $CXX -O2 $flags $dflags -Wall -Wextra -Werror -c "$tmp/core/$path" -o "$tmp/core.o"
-    # shellcheck disable=SC2086
-    $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -O2 $flags -c "$TOP_SRCDIR/$src" -o "$tmp/project.o" > "$tmp/cc" 2>&1
-    expect 0 "same code" "core export: $func is $kernel, instruction for instruction" -- \
-      python3 "$E" --same-code "$path" "$tmp/core.o" "$tmp/project.o"
+    # Each project source the file takes functions from (the kernel's, and the
+    # CPU model's probes where Core's dispatch asks them too), with the same flags.
+    objs= n=0
+    for s in $src; do
+      n=$((n + 1))
+      # shellcheck disable=SC2086
+      $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -O2 $flags -c "$TOP_SRCDIR/$s" -o "$tmp/project$n.o" > "$tmp/cc" 2>&1
+      objs="$objs $tmp/project$n.o"
+    done
+    # shellcheck disable=SC2086 # one object per source
+    expect 0 "same code" "core export: $func is $kernel, instruction for instruction (from $src)" -- \
+      python3 "$E" --same-code "$path" "$tmp/core.o" $objs
     sed 's/(out, in\([,)]\)/(out, in + 64\1/' "$tmp/core/$path" > "$tmp/mutant.cpp"
     # shellcheck disable=SC2086
     $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+    # shellcheck disable=SC2086
     expect nonzero "different code" "core export: ... and a changed $path is caught" -- \
-      python3 "$E" --same-code "$path" "$tmp/mutant.o" "$tmp/project.o"
+      python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
     # A kernel the exported function calls out of line is compared too.
     if grep -q 'k\.Run(out, in, nbatch);' "$tmp/core/$path"; then
       sed 's/k\.Run(out, in, nbatch);/k.Run(out, in + 64, nbatch);/' "$tmp/core/$path" > "$tmp/mutant.cpp"
       # shellcheck disable=SC2086
       $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+      # shellcheck disable=SC2086
       expect nonzero "different code" "core export: ... and a change in the kernel $func calls is caught" -- \
-        python3 "$E" --same-code "$path" "$tmp/mutant.o" "$tmp/project.o"
+        python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
+    fi
+    # The CPU model's probe, where the file carries one, is compared too.
+    if grep -q ' s = ticks(1),' "$tmp/core/$path"; then
+      sed 's/ s = ticks(1),/ s = ticks(0),/' "$tmp/core/$path" > "$tmp/mutant.cpp"
+      # shellcheck disable=SC2086
+      $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+      # shellcheck disable=SC2086
+      expect nonzero "different code" "core export: ... and a change in its probe of the CPU model is caught" -- \
+        python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
     fi
   done < "$tmp/exports.tsv"
 else

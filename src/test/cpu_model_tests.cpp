@@ -6,6 +6,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -94,6 +95,43 @@ BOOST_AUTO_TEST_CASE(this_machine_agrees_with_the_environment)
     }
     BOOST_TEST_MESSAGE("  emulation: " << (cpu::Emulation().empty() ? "none" : cpu::Emulation())
                                        << "; hypervisor leaf: '" << cpu::HypervisorVendor() << "'");
+}
+
+// Every reading carries its reason: absent readings are 0 and say why, a
+// reading its environment variable sets says which variable, a measured one
+// says so; and each probe is read once (the same value every time).
+BOOST_AUTO_TEST_CASE(readings_carry_their_reasons)
+{
+    for (int i = 0; i < cpu::PROBE_COUNT; ++i) {
+        const auto p = static_cast<cpu::Probe>(i);
+        const cpu::ProbeInfo& info = cpu::Info(p);
+        const cpu::Reading r = cpu::Read(p);
+        const std::string d = cpu::Describe(p);
+        BOOST_TEST_CONTEXT(info.name << ": " << d)
+        {
+            BOOST_CHECK_EQUAL(cpu::Read(p).value, r.value);
+            const bool from_env = info.env && std::getenv(info.env);
+            BOOST_CHECK(from_env == (r.source == cpu::Source::Environment));
+            switch (r.source) {
+            case cpu::Source::Absent:
+                BOOST_CHECK_EQUAL(r.value, 0.0);
+                BOOST_CHECK_EQUAL(d, std::string("none (") + info.absent + ")");
+                break;
+            case cpu::Source::Environment:
+                BOOST_CHECK(d.find(std::string(", set by ") + info.env + ")") != std::string::npos);
+                break;
+            case cpu::Source::Measured:
+                BOOST_CHECK(d.find(", measured)") != std::string::npos);
+                BOOST_CHECK(d.find(info.unit) != std::string::npos);
+                break;
+            }
+        }
+        BOOST_TEST_MESSAGE("  " << info.name << ": " << d);
+    }
+    // A unit the CPU lacks (or this process was told to hide) reads as absent.
+    if (!(cpu::Features() & cpu::SHANI) && !std::getenv("SHA256BENCH_SHANI_OVERLAP")) {
+        BOOST_CHECK(cpu::Read(cpu::Probe::ShaniOverlap).source == cpu::Source::Absent);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

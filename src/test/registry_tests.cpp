@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The transform registry: listing, selection by name, AutoDetect and its self-test.
+#include <compat/cpu_model.h>
 #include <compat/cpuid.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_internal.h>
+#include <crypto/sha256_registry.h>
 #include <test/util/common.h>
 
 #include <boost/test/unit_test.hpp>
@@ -99,6 +101,32 @@ BOOST_AUTO_TEST_CASE(extra_d64_and_multi_rows_are_listed)
     BOOST_CHECK(std::memcmp(six, one, sizeof(six)) == 0);
     sha256::SetD64Implementation(before);
 }
+
+// The test-only probe of the CPU model and the test-only rule on it: a probe
+// and a rule are the CPU model's table line and the row's declaration, nothing
+// else. portable_6way leads every D64 row where SHA256BENCH_TEST_PROBE is 2 or
+// more (ci/extra-row.sh sets it), and keeps its listed place (just before
+// basic) where the probe reads less (its measurement: 0).
+BOOST_AUTO_TEST_CASE(extra_probe_orders_its_row)
+{
+    const cpu::Reading r = cpu::Read(cpu::Probe::TestProbe);
+    BOOST_CHECK(r.source == (std::getenv("SHA256BENCH_TEST_PROBE") ? cpu::Source::Environment : cpu::Source::Measured));
+    const auto d64 = sha256::D64Implementations();
+    size_t at = d64.size();
+    for (size_t i = 0; i < d64.size(); ++i) {
+        if (d64[i].name != "portable_6way") continue;
+        at = i;
+        BOOST_REQUIRE_EQUAL(d64[i].leads.size(), 1u);
+        BOOST_CHECK(d64[i].leads[0].probe == cpu::Probe::TestProbe);
+    }
+    BOOST_REQUIRE(at < d64.size());
+    if (r.value >= d64[at].leads[0].at_least) {
+        BOOST_CHECK_EQUAL(at, 0u);
+    } else {
+        BOOST_CHECK_EQUAL(at, d64.size() - 2);
+    }
+    BOOST_TEST_MESSAGE("  test probe " << cpu::Describe(cpu::Probe::TestProbe) << ": portable_6way at " << at);
+}
 #endif
 
 BOOST_AUTO_TEST_CASE(set_implementation_refuses_unknown_and_unsupported)
@@ -172,9 +200,24 @@ BOOST_AUTO_TEST_CASE(self_test_rejects_broken_transforms)
     test::ForEachTransform([&](const sha256::Implementation& impl) {
         BOOST_CHECK_MESSAGE(sha256::SelfTest(impl.fn), impl.name << " fails its self-test");
     });
-    // AutoDetect's choice falls through a failing candidate to the next.
-    BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", BrokenAfterOneBlock}, {"portable", sha256::TransformBasic}}), 1);
-    BOOST_CHECK_EQUAL(sha256::detail::FirstPassing({{"broken", DoesNothing}}), -1);
+    // AutoDetect's choice (the registry template's Detect, as every family
+    // uses it) falls through a failing row to the next, and to the fallback.
+    struct TestRow {
+        sha256::registry::Base base;
+        sha256::TransformFn fn;
+    };
+    using sha256::kernel::Source;
+    static constexpr TestRow ROWS[] = {
+        {{"broken", 0, true, Source::Portable, 1, "test", false, {}}, BrokenAfterOneBlock},
+        {{"nothing", 0, true, Source::Portable, 1, "test", false, {}}, DoesNothing},
+        {{"portable", 0, true, Source::Portable, 1, "test", false, {}}, sha256::TransformBasic},
+    };
+    static constexpr TestRow BROKEN[] = {ROWS[0], ROWS[1]};
+    sha256::registry::Registry<TestRow, 3> rows{ROWS, "transform", 2};
+    sha256::registry::Registry<TestRow, 2> broken{BROKEN, "transform", 0};
+    const auto self_test = [](const TestRow& e) { return sha256::SelfTest(e.fn); };
+    BOOST_CHECK_EQUAL(rows.Detect(self_test, -1), 2);
+    BOOST_CHECK_EQUAL(broken.Detect(self_test, -1), -1);
 }
 
 // A row not built has a null function (fn, double32, ...): every public

@@ -3,10 +3,9 @@
 // CSHA256 (once and twice), on random sets of sizes and counts, misaligned and
 // aliasing inputs, inputs against guard pages, a few multi-megabyte messages,
 // and a mainnet transaction's known txid. Rows the CPU cannot run are named.
+#include <compat/cpu_model.h>
 #include <crypto/sha256.h>
-#include <crypto/sha256_internal.h>
 #include <crypto/sha256_kernels.h>
-#include <test/checkasm/checkasm.h>
 #include <test/util/common.h>
 #include <test/util/reference.h>
 #include <uint256.h>
@@ -43,13 +42,6 @@ Digest Once(const unsigned char* p, size_t n)
     return d;
 }
 
-Digest Twice(const unsigned char* p, size_t n)
-{
-    Digest d = Once(p, n);
-    CSHA256().Write(d.data(), 32).Finalize(d.data());
-    return d;
-}
-
 // Hashes the set with SHA256Multi and SHA256DMulti; returns the number of wrong digests.
 int Check(const std::vector<const unsigned char*>& in, const std::vector<size_t>& len)
 {
@@ -61,7 +53,7 @@ int Check(const std::vector<const unsigned char*>& in, const std::vector<size_t>
     int bad = 0;
     for (size_t i = 0; i < n; ++i) {
         if (std::memcmp(out.data() + 1 + 32 * i, Once(in[i], len[i]).data(), 32) != 0) ++bad;
-        if (std::memcmp(dout.data() + 1 + 32 * i, Twice(in[i], len[i]).data(), 32) != 0) ++bad;
+        if (std::memcmp(dout.data() + 1 + 32 * i, test::DoubleSha256(in[i], len[i]).data(), 32) != 0) ++bad;
     }
     return bad;
 }
@@ -90,29 +82,30 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
 }
 
 // The rows with two registers of lanes a word follow the vector unit's depth:
-// ahead of the row after them (one register a word) from DEEP_LANES_DEPTH on,
-// behind it below (ci/test-all.sh runs this suite with
+// ahead of the row after them (one register a word) from their rule's
+// threshold on, behind it below (ci/test-all.sh runs this suite with
 // SHA256BENCH_AVX512_ADD_DEPTH at 2 and 8, whatever this CPU is).
 BOOST_AUTO_TEST_CASE(two_register_rows_follow_the_add_depth)
 {
-    const double depth = sha256::Avx512AddDepth();
+    const double depth = cpu::Read(cpu::Probe::Avx512AddDepth).value;
+    // Measured: every AVX-512 CPU has two 512-bit adders or adds taking more
+    // than a cycle (at least 2), and sixteen chains are the most the probe reads.
     bool avx512 = false;
     for (const auto& impl : sha256::MultiImplementations()) avx512 |= impl.supported && (impl.needs_mask & cpu::AVX512F);
-    if (!std::getenv("SHA256BENCH_AVX512_ADD_DEPTH")) {
-        // Measured: every AVX-512 CPU has two 512-bit adders or adds taking more than a
-        // cycle (at least 2), and sixteen chains are the most the probe reads.
-        if (avx512) {
-            BOOST_CHECK_MESSAGE(depth >= 1.5 && depth <= 17, "measured depth " << depth);
-        } else {
-            BOOST_CHECK_EQUAL(depth, 0.0);
+    test::CheckReading(cpu::Probe::Avx512AddDepth, avx512, 1.5, 17);
+    std::vector<std::string> names;
+    double threshold = -1;
+    for (const auto& impl : sha256::MultiImplementations()) {
+        names.push_back(impl.name);
+        for (const sha256::Lead& l : impl.leads) {
+            if (l.probe == cpu::Probe::Avx512AddDepth && impl.name == "avx512_32way") threshold = l.at_least;
         }
     }
-    std::vector<std::string> names;
-    for (const auto& impl : sha256::MultiImplementations()) names.push_back(impl.name);
+    BOOST_REQUIRE_MESSAGE(threshold > 0, "avx512_32way has no rule on the AVX-512 add depth");
     const auto at = [&names](const char* name) { return std::find(names.begin(), names.end(), name) - names.begin(); };
     const auto two = at("avx512_32way"), one = at("avx512_16way");
     BOOST_REQUIRE(two < static_cast<long>(names.size()) && one < static_cast<long>(names.size()));
-    const bool deep = depth >= sha256::DEEP_LANES_DEPTH;
+    const bool deep = depth >= threshold;
     BOOST_CHECK_MESSAGE(deep ? two + 1 == one : one + 1 == two,
                         "at depth " << depth << ": avx512_32way at " << two << ", avx512_16way at " << one);
     BOOST_TEST_MESSAGE("  AVX-512 add depth " << depth << ": " << names[std::min(two, one)] << " before "
@@ -257,87 +250,6 @@ BOOST_AUTO_TEST_CASE(rows_run_their_own_kernels)
         BOOST_TEST_MESSAGE("  " << impl.name << ": " << runs << ", " << impl.ways << " ways");
     }
     BOOST_CHECK_EQUAL(selected_rows, 1);
-}
-
-#if defined(__x86_64__)
-// The trampoline's findings, but for what compiled code may leave: zmm16-31
-// and opmask state (as the D64 kernels, sha256d64_tests.cpp).
-static std::string AbiFailures(const checkasm::Result& r, bool compiled)
-{
-    std::string why;
-    for (const auto& f : r.failures) {
-        if (compiled && (f == "zmm16-31 left in use" || f == "opmask registers left in use")) continue;
-        why += f + "; ";
-    }
-    return why;
-}
-#endif
-
-// The Lanes and Jobs kernels SHA256Multi drives, through the ABI trampoline:
-// callee-saved registers, stack, direction flag and upper vector state are as
-// the ABI wants.
-BOOST_AUTO_TEST_CASE(kernels_keep_the_abi)
-{
-#if defined(__x86_64__)
-    using sha256::kernel::Shape;
-    unsigned char block[64 + 1];
-    for (int i = 0; i < 65; ++i) block[i] = static_cast<unsigned char>(i);
-    for (const auto* k : test::RunnableKernels(Shape::Lanes)) {
-        const bool compiled = k->source != sha256::kernel::Source::Asm;
-        const size_t n = static_cast<size_t>(k->ways);
-        std::vector<uint32_t> st(8 * n), want(8 * n);
-        std::vector<const unsigned char*> blocks(n, block + 1);
-        k->lanes(want.data(), blocks.data());
-        // The trampoline passes three integer arguments; the kernel reads the first two.
-        const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(k->lanes)),
-                                                  st.data(), reinterpret_cast<const unsigned char*>(blocks.data()), 0, true);
-        std::string why = AbiFailures(r, compiled);
-        if (st != want) why += "state differs from a direct call; ";
-        BOOST_CHECK_MESSAGE(why.empty(), k->name << " lanes: " << why);
-        BOOST_TEST_MESSAGE("  " << k->name << " lanes: through the ABI trampoline: " << (why.empty() ? "ok" : why));
-    }
-    // The job kernels: six messages through the lanes, the lanes (states,
-    // cursors, counts) and digests compared with a direct call's.
-    for (const auto* k : test::RunnableKernels(Shape::Jobs)) {
-        const bool compiled = k->source != sha256::kernel::Source::Asm;
-        const size_t n = static_cast<size_t>(k->ways);
-        unsigned char data[700];
-        for (int i = 0; i < 700; ++i) data[i] = static_cast<unsigned char>(i * 7);
-        unsigned char direct_out[6 * 32], called_out[6 * 32];
-        sha256_jobs::Job jobs[6], called_jobs[6];
-        for (int i = 0; i < 6; ++i) {
-            const size_t len = static_cast<size_t>(i) * 123 % 300;
-            sha256::FillJob(jobs[i], data + 1 + i, len, direct_out + 32 * i);
-            sha256::FillJob(called_jobs[i], data + 1 + i, len, called_out + 32 * i);
-        }
-        std::vector<sha256_jobs::Lane> direct(n), called(n);
-        std::memset(static_cast<void*>(direct.data()), 0, sizeof(sha256_jobs::Lane) * n);
-        std::memset(static_cast<void*>(called.data()), 0, sizeof(sha256_jobs::Lane) * n);
-        std::memset(direct_out, 0, sizeof(direct_out));
-        std::memset(called_out, 0, sizeof(called_out));
-        k->jobs(direct.data(), jobs, 6);
-        const checkasm::Result r = checkasm::Call(reinterpret_cast<sha256::TransformFn>(reinterpret_cast<void (*)()>(k->jobs)),
-                                                  reinterpret_cast<uint32_t*>(called.data()),
-                                                  reinterpret_cast<const unsigned char*>(called_jobs), 6, true);
-        std::string why = AbiFailures(r, compiled);
-        if (std::memcmp(direct_out, called_out, sizeof(direct_out)) != 0) why += "digests differ from a direct call; ";
-        // A cursor in the lane's own copy of the padding, as an offset into it.
-        auto where = [&data](const sha256_jobs::Lane& l, const unsigned char* q) {
-            return q >= l.pad && q <= l.pad + sizeof(l.pad) ? std::make_pair(true, q - l.pad) : std::make_pair(false, q - data);
-        };
-        bool same = true;
-        for (size_t i = 0; i < n; ++i) {
-            same &= std::memcmp(direct[i].abef, called[i].abef, 16) == 0 && std::memcmp(direct[i].cdgh, called[i].cdgh, 16) == 0;
-            same &= direct[i].left == called[i].left && direct[i].c.end == called[i].c.end;
-            same &= where(direct[i], direct[i].c.at) == where(called[i], called[i].c.at);
-        }
-        if (!same) why += "lanes differ from a direct call; ";
-        BOOST_CHECK_MESSAGE(why.empty(), k->name << " jobs: " << why);
-        BOOST_TEST_MESSAGE("  " << k->name << " jobs: through the ABI trampoline: " << (why.empty() ? "ok" : why));
-    }
-#else
-    BOOST_TEST_MESSAGE("  not an x86-64 build: the ABI trampoline is x86-64 only");
-#endif
 }
 
 // Real transactions, as serialized on the wire: the genesis block's coinbase

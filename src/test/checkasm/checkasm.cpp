@@ -21,9 +21,9 @@ namespace {
 // Shared with the assembly below, which addresses fields by byte offset.
 struct Ctx {
     uint64_t fn;              //   0
-    uint64_t s;               //   8
-    uint64_t chunk;           //  16
-    uint64_t blocks;          //  24
+    uint64_t arg0;            //   8  rdi
+    uint64_t arg1;            //  16  rsi
+    uint64_t arg2;            //  24  rdx
     uint64_t reg_in[6];       //  32  rbx rbp r12 r13 r14 r15
     uint64_t reg_out[6];      //  80
     uint64_t slot_in[5];      // 128  [rsp], [rsp+8], ... at the call
@@ -35,6 +35,7 @@ struct Ctx {
     uint64_t xinuse_before;   // 232
     uint64_t xinuse_after;    // 240
     uint64_t rflags_after;    // 248
+    uint64_t ret;             // 256  rax after the call
 };
 static_assert(offsetof(Ctx, reg_in) == 32, "asm offsets");
 static_assert(offsetof(Ctx, reg_out) == 80, "asm offsets");
@@ -43,6 +44,7 @@ static_assert(offsetof(Ctx, slot_out) == 168, "asm offsets");
 static_assert(offsetof(Ctx, rsp_before) == 208, "asm offsets");
 static_assert(offsetof(Ctx, mode) == 224, "asm offsets");
 static_assert(offsetof(Ctx, rflags_after) == 248, "asm offsets");
+static_assert(offsetof(Ctx, ret) == 256, "asm offsets");
 constexpr int kSlots = 5;
 
 constexpr uint64_t kModeVzeroupper = 1;
@@ -142,6 +144,7 @@ checkasm_trampoline:
     movq    8(%rdi), %rdi
     callq   *%rax
     movq    checkasm_saved_ctx(%rip), %rdi
+    movq    %rax, 256(%rdi)
     movq    %rsp, 216(%rdi)
     testb   $2, 224(%rdi)
     jz      3f
@@ -376,15 +379,15 @@ bool CanCheckUpperZmm()
     return can;
 }
 
-Result Call(sha256::TransformFn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool check_vzeroupper)
+Result CallWords(uint64_t fn, uint64_t a, uint64_t b, uint64_t c, Upper upper)
 {
-    const bool check_ymm = check_vzeroupper && CanCheckUpperYmm();
+    const bool check_ymm = upper == Upper::Checked && CanCheckUpperYmm();
     const bool check_zmm = check_ymm && CanCheckUpperZmm();
     Ctx ctx{};
-    ctx.fn = reinterpret_cast<uint64_t>(fn);
-    ctx.s = reinterpret_cast<uint64_t>(s);
-    ctx.chunk = reinterpret_cast<uint64_t>(chunk);
-    ctx.blocks = blocks;
+    ctx.fn = fn;
+    ctx.arg0 = a;
+    ctx.arg1 = b;
+    ctx.arg2 = c;
     uint64_t canaries[6 + kSlots];
     MakeCanaries(canaries, 6 + kSlots);
     for (int i = 0; i < 6; ++i) ctx.reg_in[i] = canaries[i];
@@ -409,6 +412,7 @@ Result Call(sha256::TransformFn fn, uint32_t* s, const unsigned char* chunk, siz
             break;
         }
     }
+    r.returned = ctx.ret;
     if (ctx.rflags_after & (1u << 10)) r.failures.push_back("direction flag left set");
     if (check_ymm) {
         // The probe showed vzeroupper clears the bit on this CPU; if it did not
@@ -440,11 +444,7 @@ namespace checkasm {
 bool CanCheckUpperYmm() { return false; }
 bool CanCheckUpperZmm() { return false; }
 
-Result Call(sha256::TransformFn fn, uint32_t* s, const unsigned char* chunk, size_t blocks, bool)
-{
-    fn(s, chunk, blocks);
-    return Result{};
-}
+
 
 } // namespace checkasm
 

@@ -8,12 +8,43 @@
 #include <algorithm>
 #include <stdexcept>
 #include <csignal>
+#include <cstring>
+#include <cstdlib>
 #include <cstdio>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace test {
+
+void CheckReading(cpu::Probe probe, bool runs, double lo, double hi)
+{
+    const cpu::ProbeInfo& info = cpu::Info(probe);
+    const cpu::Reading r = cpu::Read(probe);
+    BOOST_TEST_CONTEXT(info.name << ": " << cpu::Describe(probe))
+    {
+        if (std::getenv(info.env)) {
+            BOOST_CHECK(r.source == cpu::Source::Environment);
+        } else if (runs) {
+            BOOST_CHECK(r.source == cpu::Source::Measured);
+            BOOST_CHECK(r.value >= lo && r.value <= hi);
+        } else {
+            BOOST_CHECK(r.source == cpu::Source::Absent);
+            BOOST_CHECK_EQUAL(r.value, 0.0);
+        }
+    }
+}
+
+std::string AbiFailures(const checkasm::Result& r, const sha256::kernel::Kernel& k)
+{
+    const bool compiled = k.source != sha256::kernel::Source::Asm;
+    std::string why;
+    for (const auto& f : r.failures) {
+        if (compiled && (f == "zmm16-31 left in use" || f == "opmask registers left in use")) continue;
+        why += f + "; ";
+    }
+    return why;
+}
 
 std::string KernelWhyNot(const sha256::kernel::Kernel& k)
 {
@@ -183,6 +214,21 @@ Digest Hash(const unsigned char* data, size_t len)
     Digest out;
     CSHA256().Write(data, len).Finalize(out.data());
     return out;
+}
+
+int CountWrong(const unsigned char* out, const std::vector<Digest>& want, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; ++i) bad += std::memcmp(out + 32 * i, want[i].data(), 32) != 0;
+    return bad;
+}
+
+Digest DoubleSha256(const unsigned char* data, size_t len)
+{
+    Digest first, second;
+    CSHA256().Write(data, len).Finalize(first.data());
+    CSHA256().Write(first.data(), 32).Finalize(second.data());
+    return second;
 }
 
 GuardedBuffer::GuardedBuffer(size_t usable_bytes, Flush flush) : size(usable_bytes)

@@ -4,8 +4,10 @@
 #ifndef SHA256BENCH_TEST_UTIL_COMMON_H
 #define SHA256BENCH_TEST_UTIL_COMMON_H
 
+#include <compat/cpu_model.h>
 #include <crypto/sha256.h>
 #include <crypto/sha256_kernels.h>
+#include <test/checkasm/checkasm.h>
 
 #include <map>
 #include <set>
@@ -24,6 +26,28 @@ using Digest = std::array<unsigned char, CSHA256::OUTPUT_SIZE>;
 //! CPU runs (checkasm-style: tests iterate the table, never a list of their
 //! own). Each one it leaves out is logged once per call as "not run: <name>: why".
 std::vector<const sha256::kernel::Kernel*> RunnableKernels(sha256::kernel::Shape shape);
+
+//! Checks a reading of the CPU model that an order rule uses: set by its
+//! environment variable where that is set; else measured where a row that
+//! needs the unit runs (`runs`), within [lo, hi]; else absent and 0.
+void CheckReading(cpu::Probe probe, bool runs, double lo, double hi);
+
+//! What an ABI-checked call of kernel k says is wrong, "" when nothing: every
+//! violation the trampoline reports, but for the AVX-512 state compiled code
+//! may leave. From intrinsics the compiler keeps state in zmm16-31 and may use
+//! opmask registers (it does in sanitizer builds); nothing short of XRSTOR
+//! resets either, and neither costs a transition penalty, only a larger
+//! context-switch save. Assembly kernels must leave neither.
+std::string AbiFailures(const checkasm::Result& r, const sha256::kernel::Kernel& k);
+
+//! One call of kernel k's function `fn` (any shape: its own signature)
+//! through the ABI trampoline (a direct call where there is none); the
+//! failures as AbiFailures says them.
+template <class R, class... P>
+std::string CallKernel(const sha256::kernel::Kernel& k, R (*fn)(P...), typename checkasm::Param<P>::type... args)
+{
+    return AbiFailures(checkasm::Call(fn, args...), k);
+}
 
 //! Empty when this build has kernel k and the CPU runs it, else why not.
 std::string KernelWhyNot(const sha256::kernel::Kernel& k);
@@ -75,6 +99,12 @@ public:
 private:
     bool (*set)(const std::string&);
     std::string previous;
+};
+
+//! Selects a D64 row for the scope, restoring the previous one afterwards.
+struct ScopedD64 : ScopedRow {
+    explicit ScopedD64(const std::string& name)
+        : ScopedRow(sha256::SetD64Implementation, sha256::CurrentD64Implementation, name) {}
 };
 
 //! Runs body in a child process (its stderr silenced) and says whether it
@@ -139,6 +169,13 @@ private:
 
 //! SHA-256 of data with the current transform, in one Write.
 Digest Hash(const unsigned char* data, size_t len);
+
+//! SHA256(SHA256(data)) the slow way, CSHA256 twice with the current
+//! transform: what every double SHA-256 path and kernel is held to.
+Digest DoubleSha256(const unsigned char* data, size_t len);
+
+//! How many of the n digests at out[32*i..] differ from want[i].
+int CountWrong(const unsigned char* out, const std::vector<Digest>& want, size_t n);
 
 //! Read/write pages with PROT_NONE pages on both sides; the usable bytes sit
 //! flush against the trailing guard page, or against the leading one.

@@ -4,10 +4,10 @@
 // block behind half A. Only for files compiled with -msha -msse4.1
 // (everything is file-local, see sha256_constants.h).
 //
-// Why: four streams in lock step (sha256_shani_ring.h) leave the SHA unit
+// Why: four streams in lock step (sha256_x86_shani_ring.h) leave the SHA unit
 // idle where every stream schedules its message at once. sha256msg2 issues
-// once every two cycles on AMD Zen 4 and a D64 input needs 24 of them, so the
-// schedule is spread out instead:
+// less often than the rounds (on AMD Zen 4) and a D64 input needs 24 of them,
+// so the schedule is spread out instead:
 //  - a batch is three columns of 16 quads of rounds; half A runs the first
 //    block, the padding block and the second hash of batch k in them, half B
 //    the second hash of batch k-1, then the first and padding blocks of k, so
@@ -16,15 +16,13 @@
 //  - the first block's W+K is computed a batch ahead, quad by quad, round-
 //    robin over the streams, a quarter, a half and a quarter of it in the
 //    three columns, into a stack buffer: the first block's rounds only load it.
-// The same layout rules as sha256_shani_ring.h keep the states in registers
+// The same layout rules as sha256_x86_shani_ring.h keep the states in registers
 // (every loop unrolled; stack buffers stored through an empty asm with a "+m"
-// operand). On Zen 4 with two and three streams: ~129 (g++ 12) cycles an
-// input against the lock-step four streams' ~147; the SHA unit's floor is 96
-// and the ~24 sha256msg2 an input account for most of the rest (with none,
-// ~103). Inputs are read a batch ahead of the outputs written, so out may
-// equal in.
-#ifndef SHA256BENCH_CRYPTO_SHA256_SHANI_STAGGER_H
-#define SHA256BENCH_CRYPTO_SHA256_SHANI_STAGGER_H
+// operand); how close this comes to the SHA unit's floor of 96 sha256rnds2
+// an input, and what the sha256msg2 cost: doc/results/2026-11-27-lab-notes.md.
+// Inputs are read a batch ahead of the outputs written, so out may equal in.
+#ifndef SHA256BENCH_CRYPTO_SHA256_X86_SHANI_STAGGER_H
+#define SHA256BENCH_CRYPTO_SHA256_X86_SHANI_STAGGER_H
 
 #include <crypto/sha256_constants.h>
 
@@ -156,7 +154,7 @@ struct Kernel {
     // schedule in line (lw = newest quad), digest to out at q = 15. Each
     // group runs the rounds of quad q, then schedules q + 1, so the rounds
     // read a quad computed a group earlier instead of waiting on its
-    // sha256msg2 (~4 cycles): 3.4% fewer cycles an input on Zen 4.
+    // sha256msg2 (fewer cycles an input on Zen 4: doc/results/2026-11-27-lab-notes.md).
     SHA256_STAGGER_INLINE void GroupB3(int s, int q, unsigned char* out, int j)
     {
         if (q == 0) {

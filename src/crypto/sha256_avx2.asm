@@ -1,5 +1,5 @@
 ; SPDX-License-Identifier: MIT
-; sha256_avx2_lanes.asm -- eight independent SHA-256 compressions, one per
+; sha256_avx2.asm -- eight independent SHA-256 compressions, one per
 ; 32-bit lane of the AVX2 registers: the avx2_8way kernels of the kernel
 ; table (crypto/sha256_kernels.h), which the multi-buffer and D64 rows run.
 ;
@@ -16,17 +16,16 @@
 ; padding block (its W+K is a constant, sha256_pad64_wk: no schedule), and
 ; the first digest with the padding of a 32-byte message.
 ;
-; Why assembly: the same algorithm from the lane template (sha256d64_avx2.cpp,
-; intrinsics) runs at ~157 cycles a block per lane from g++ 12 -O2 on AMD Zen 4,
-; with ~400 vmovdqa of spills and reloads (no g++ option comes within 5%), and
-; at ~129 from clang 14. This file runs at ~123. With 16 ymm
-; registers, the state, the temporaries and the carried Maj term fit exactly
-; when the message schedule lives in memory, which is what this file does.
+; Why assembly: the same algorithm from the lane template (sha256_avx2.cpp,
+; intrinsics) comes out of g++ with hundreds of vmovdqa of spills and reloads a
+; block, and no g++ option avoids them; clang's is better, this file faster
+; still (doc/results/2026-11-27-lab-notes.md). With 16 ymm registers, the
+; state, the temporaries and the carried Maj term fit exactly when the message
+; schedule lives in memory, which is what this file does.
 ;
-; The rounds are near the bound of vector ALU throughput (four simple ops a
-; cycle on Zen 4, shifts on two of those pipes: ~101 cycles a block by op
-; count), not the 6-cycle chain from e to the next e (48 a block): AVX2 has no
-; rotate, so each Sigma is six shifts and five xors.
+; The rounds are near the bound of vector ALU throughput (simple ops on every
+; vector pipe, shifts on two of them), not the chain from e to the next e:
+; AVX2 has no rotate, so each Sigma is six shifts and five xors.
 ; Maj(a,b,c) = b ^ ((a ^ b) & (b ^ c)) costs three ops because a ^ b of one
 ; round is b ^ c of the next. Rounds run in a loop of 16 (the names come back
 ; every 8), which halves the code (21 to 11 KB) at the same speed.

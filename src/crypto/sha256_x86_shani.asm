@@ -1,5 +1,5 @@
 ; SPDX-License-Identifier: MIT
-; sha256_shani.asm -- SHA-256 transform using the Intel SHA extensions
+; sha256_x86_shani.asm -- SHA-256 transform using the Intel SHA extensions
 ; (sha256rnds2 / sha256msg1 / sha256msg2), legacy SSE encodings only.
 ;
 ;     void sha256_shani_transform(uint32_t* s, const unsigned char* chunk, size_t blocks);
@@ -13,7 +13,7 @@
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
-%include "sha256_shani.inc"
+%include "sha256_x86_shani.inc"
 
 ; Register roles
 %define MSG     xmm0        ; implicit W+K operand of sha256rnds2

@@ -4,24 +4,23 @@
 // three and more. Only for files compiled with -msha -msse4.1 (everything is
 // file-local, see sha256_constants.h).
 //
-// One stream is a chain of dependent sha256rnds2 (latency ~4 cycles), so a
-// SHA unit that takes one every cycle needs four streams to be kept busy. Their
+// One stream is a chain of dependent sha256rnds2, so a SHA unit that takes a
+// new one before the last is done needs several streams to be kept busy. Their
 // working set (two state registers and a 16-word message window each) does not
 // fit in 16 xmm registers, and how it is laid out decides what compilers make
 // of it:
 //  - every loop over streams and quads is unrolled before GCC turns arrays
 //    into scalars (#pragma GCC unroll): a rolled `for (s < S)` leaves the
-//    states in a stack array that every sha256rnds2 reads and writes (g++ 12
-//    -O2: 2.4x the time);
+//    states in a stack array that every sha256rnds2 reads and writes;
 //  - only each stream's newest message quad is a value; the three older ones
 //    live in a 64-byte ring on the stack, as the states saved for a block's
 //    feed-forward do, each store followed by an empty asm with a "+m" operand,
 //    so that the compiler keeps them in memory rather than spilling and copying
-//    a working set of 8 + 16 vectors (g++ 12: 10% of the time).
-// Then g++ 12 and clang 14 both keep every state in registers; on AMD Zen 4
-// four streams take ~145 cycles an input (g++ 12).
-#ifndef SHA256BENCH_CRYPTO_SHA256_SHANI_RING_H
-#define SHA256BENCH_CRYPTO_SHA256_SHANI_RING_H
+//    a working set of 8 + 16 vectors.
+// Then g++ 12 and clang 14 both keep every state in registers (what each
+// layout cost, measured: doc/results/2026-11-27-lab-notes.md).
+#ifndef SHA256BENCH_CRYPTO_SHA256_X86_SHANI_RING_H
+#define SHA256BENCH_CRYPTO_SHA256_X86_SHANI_RING_H
 
 #include <crypto/sha256_constants.h>
 

@@ -1,8 +1,8 @@
 // SHA-NI building blocks for the D64 kernels: S independent SHA-256 streams
 // interleaved instruction by instruction. Only for files compiled with
 // -msha -msse4.1 (and everything is file-local, see sha256_lanes.h).
-#ifndef SHA256BENCH_CRYPTO_SHA256_LANES_SHANI_H
-#define SHA256BENCH_CRYPTO_SHA256_LANES_SHANI_H
+#ifndef SHA256BENCH_CRYPTO_SHA256_X86_SHANI_STREAMS_H
+#define SHA256BENCH_CRYPTO_SHA256_X86_SHANI_STREAMS_H
 
 #include <crypto/sha256_lanes.h>
 
@@ -58,7 +58,7 @@ SHA256_LANES_INLINE void Rounds4(State* st, const __m128i* wk)
 // PAD32: words 8..15 are a 32-byte message's padding (0x80000000, zeros, 256),
 // so for q = 4 the W[9..12] added are zeros and for q = 6 sha256msg1 would
 // return W[8..11] unchanged (s0 of zeros): one sha256msg1 (on the SHA unit),
-// an alignr and an add fewer, as in sha256_shani_streams.asm.
+// an alignr and an add fewer, as in sha256_x86_shani_multi.asm.
 template <int S, bool PAD32 = false>
 SHA256_LANES_INLINE void MessageQuad(State* st, __m128i (*m)[4], int q)
 {
@@ -164,9 +164,8 @@ SHA256_LANES_INLINE void HashDigests(State* st, const State* saved)
         // reordering: W0+K0, W1+K1 are a, b of ABEF reversed plus those of
         // saved and K, added beforehand (two steps after the last sha256rnds2,
         // not four); W2+K2, W3+K3 the same from CDGH, ready a sha256rnds2
-        // earlier: ~2 cycles (Zen 4: Double32 0.9%, Double64 and Double80
-        // 0.5%). With two streams the registers it takes cost D64 4.4%, so
-        // they take the plain way.
+        // earlier. With two streams the registers it takes cost D64 more than
+        // the early start gains, so they take the plain way (doc/results/2026-11-27-lab-notes.md).
         __m128i early_ab = _mm_add_epi32(_mm_shuffle_epi32(saved[0].abef, 0x1b), Load(K));
         __m128i early_cd = _mm_add_epi32(_mm_shuffle_epi32(saved[0].cdgh, 0x1b), _mm_shuffle_epi32(Load(K), 0x0e));
         // Kept whole, or GCC regroups the sums and adds K last (three steps).
@@ -199,7 +198,7 @@ inline void D64(unsigned char* out, const unsigned char* in)
     __m128i m[S][4];
     // Unrolled, or GCC 12 keeps the loads a loop that stores m to the stack
     // and reads it back: a store-to-load forwarding before the first round of
-    // a latency-bound path (Zen 4: 2% of Double64's time).
+    // a latency-bound path, measurable in Double64 (doc/results/2026-11-27-lab-notes.md).
 #pragma GCC unroll 4
     for (int s = 0; s < S; ++s) {
 #pragma GCC unroll 4

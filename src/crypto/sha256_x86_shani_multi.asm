@@ -1,5 +1,5 @@
 ; SPDX-License-Identifier: MIT
-; sha256_shani_streams.asm -- S independent SHA-256 computations interleaved
+; sha256_x86_shani_multi.asm -- S independent SHA-256 computations interleaved
 ; with the Intel SHA extensions (legacy SSE encodings only), for the
 ; multi-buffer hasher (its SHA-NI rows).
 ;
@@ -11,14 +11,13 @@
 ; alignment. The job kernels run one message per stream and hand out the next
 ; message themselves where one ends (below, and crypto/sha256_jobs.h).
 ; SHA256D64's stream kernels are C++
-; (sha256_shani_ring.h, the same register plan in intrinsics).
+; (sha256_x86_shani_ring.h, the same register plan in intrinsics).
 
 ; Why streams: one block is a chain of 32 dependent sha256rnds2, so one stream
-; runs at the instruction's latency (~4 cycles), while the SHA unit takes a new
-; one every cycle on AMD Zen 4 (measured: 1.0 cycles each over 8 independent
-; chains) and every ~2.9 on Intel Sapphire Rapids. Four chains fill Zen 4's
-; unit. Here every stream's state stays in its registers across all the jobs
-; of a call.
+; runs at the instruction's latency, while the SHA unit may take a new one
+; before the last is done (how many at once: the CPU model's SHA-NI overlap,
+; compat/cpu_model.h). Several chains fill such a unit. Here every stream's
+; state stays in its registers across all the jobs of a call.
 ;
 ; Registers: xmm0 is W+K, the implicit operand of sha256rnds2. Stream s keeps
 ; ABEF in xmm(1+2s), CDGH in xmm(2+2s) and its newest message quad in
@@ -224,9 +223,9 @@ FUNCTION_END
 ; Each stream reads its blocks through its lane's cursor: from at on, 64
 ; bytes apart, jumping to then (the lane's copy of the padding) at end, so a
 ; message is one run of blocks. Why here rather than one kernel call per
-; message end: on Zen 4, 3000 messages of 200-600 bytes take ~73 cycles a
-; block that way (states converted and reloaded, the chains drained at every
-; call, and the scheduler's own work) against ~54 in long calls.
+; message end: that way every message end converts and reloads the states,
+; drains the chains and runs the scheduler's own work, which measured far
+; slower a block than long calls (doc/results/2026-11-27-lab-notes.md).
 %define L_ABEF 0
 %define L_CDGH 16
 %define L_AT 32

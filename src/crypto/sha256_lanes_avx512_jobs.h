@@ -1,25 +1,18 @@
-// The AVX-512 kernels of the multi-buffer hasher (SHA256Multi, SHA256DMulti):
-// the lane algorithm of sha256_lanes.h on 16 messages in the 32-bit lanes of
-// one AVX-512 register a word (avx512_16way), or on 32 in two (avx512_32way).
-// A job kernel each, and the second hash of 16 or 32 digests at once.
-// Compiled with -mavx512f -mavx512vl; called only on CPUs and OSes with
-// AVX-512F/VL and the opmask/ZMM state enabled in XCR0.
+// SPDX-License-Identifier: MIT
+// The AVX-512 job kernels' algorithm (SHA256Multi, SHA256DMulti): the lane
+// algorithm of sha256_lanes.h on 16 messages in the 32-bit lanes of one
+// AVX-512 register a word (Avx512), or on 32 in two (Avx512x2, below); Jobs
+// runs each lane's message and hands the lane the next one itself, Hash32 the
+// second hash of 16 or 32 digests at once. Only for files compiled with
+// -mavx512f -mavx512vl (everything is file-local, see sha256_constants.h).
+#ifndef SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_JOBS_H
+#define SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_JOBS_H
 
-// Under GCC: as sha256d64_avx512.cpp, the lane kernels' file, and for the same reason.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
-#pragma GCC optimize("O3", "no-schedule-insns2", "no-tree-reassoc")
-#endif
-
-#include <crypto/sha256_internal.h>
 #include <crypto/sha256_jobs.h>
-#include <crypto/sha256_kernels.h>
+#include <crypto/sha256_lanes_avx512.h>
 
 #include <algorithm>
 #include <cstdint>
-
-#ifdef SHA256_KERNELS_X86
-#define SHA256_LANES_INLINE_BLOCKS 1
-#include <crypto/sha256_lanes_avx512.h>
 #include <x86intrin.h>
 
 namespace {
@@ -28,11 +21,11 @@ using sha256::lanes::Avx512;
 using Z = __m512i;
 
 // 32 lanes: two registers a word, every operation on both. Each round's
-// operations depend on each other (where a vector operation takes two cycles,
-// AMD Zen 5, a round of 16 lanes is a chain of eight cycles, and the rounds'
-// 1,670 operations a block could issue in ~420); two independent sets of
-// lanes interleaved fill the chain's gaps with each other's work. A block of
-// 16 lanes, in L1, Zen 5: ~690 cycles with one register a word, ~550 with two.
+// operations depend on each other: where a vector operation takes more than a
+// cycle and several issue at once (the CPU model's AVX-512 add depth), a round
+// of one register of lanes is a chain that leaves the unit mostly idle; two
+// independent sets of lanes interleaved fill the chain's gaps with each
+// other's work (doc/results/2026-11-27-lab-notes.md).
 struct Pair {
     Z lo, hi;
 };
@@ -147,10 +140,9 @@ SHA256_LANES_INLINE void Hash32(unsigned char* out, const unsigned char* in)
 
 // s += compress(s, w) for the job kernels: the rounds of sha256_lanes.h, but
 // unrolled only as far as the message schedule's window needs (16 rounds), not
-// all 64. Fully unrolled, the 32-lane job kernel is ~5,300 instructions (~35
-// KB, more than a 32 KB instruction cache) and the txids of a block took
-// 810-900 cycles a transaction in the bench rather than 720-760; 16 lanes are
-// 2.4% faster this way too (bench-compare, 16 pairs; Zen 5).
+// all 64. Fully unrolled, the 32-lane job kernel is more code than a 32 KB
+// instruction cache holds, and ran slower; 16 lanes are faster this way too
+// (doc/results/2026-11-27-lab-notes.md).
 template <class L>
 SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
 {
@@ -183,9 +175,8 @@ SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
 // registers. Per block, the cursors and counts step as vectors; only the
 // lanes whose message ended go through scalar code. With a kernel call per
 // block from the C++ lane scheduler (states through memory, a loop over the
-// lanes per block and per message), 15% of the time went to the scheduler;
-// the job kernel of 16 lanes made the txids of a block 3.6% faster
-// (bench-compare, 20 pairs; Zen 5).
+// lanes per block and per message), much of the time went to the scheduler;
+// the job kernel made the txids of a block faster (doc/results/2026-11-27-lab-notes.md).
 template <class L>
 SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
 {
@@ -219,9 +210,9 @@ SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job*
         if (idle) {
             // The lanes that take a job: all idle ones while jobs last, known
             // from the counts alone. Their states are reset before the loop
-            // that hands the jobs out, not after it: after it, 32 lanes took
-            // 55 cycles a lane-block rather than 37-40 where messages end at
-            // different blocks (Zen 5).
+            // that hands the jobs out, not after it: after it, 32 lanes ran
+            // far slower where messages end at different blocks
+            // (doc/results/2026-11-27-lab-notes.md).
             uint32_t fresh = idle;
             const size_t have = static_cast<size_t>(last - next);
             if (static_cast<size_t>(__builtin_popcount(idle)) > have) {
@@ -282,74 +273,6 @@ SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job*
     return static_cast<size_t>(next - job);
 }
 
-// Ticks of 4096 vpaddd zmm: kind 0 one dependent chain, 1 sixteen
-// independent chains, 2 none (the timing's own cost).
-uint64_t AddTicks(int kind)
-{
-    _mm_lfence();
-    const uint64_t t0 = __rdtsc();
-    _mm_lfence();
-    if (kind == 0) {
-        __asm__ volatile("mov $32, %%ecx\n1:\n\t.rept 128\n\tvpaddd %%zmm16, %%zmm0, %%zmm0\n\t.endr\n\t"
-                         "dec %%ecx\n\tjnz 1b"
-                         ::: "ecx", "xmm0", "cc");
-    } else if (kind == 1) {
-        __asm__ volatile("mov $32, %%ecx\n1:\n\t.rept 8\n\t"
-                         "vpaddd %%zmm16, %%zmm0, %%zmm0\n\tvpaddd %%zmm16, %%zmm1, %%zmm1\n\t"
-                         "vpaddd %%zmm16, %%zmm2, %%zmm2\n\tvpaddd %%zmm16, %%zmm3, %%zmm3\n\t"
-                         "vpaddd %%zmm16, %%zmm4, %%zmm4\n\tvpaddd %%zmm16, %%zmm5, %%zmm5\n\t"
-                         "vpaddd %%zmm16, %%zmm6, %%zmm6\n\tvpaddd %%zmm16, %%zmm7, %%zmm7\n\t"
-                         "vpaddd %%zmm16, %%zmm8, %%zmm8\n\tvpaddd %%zmm16, %%zmm9, %%zmm9\n\t"
-                         "vpaddd %%zmm16, %%zmm10, %%zmm10\n\tvpaddd %%zmm16, %%zmm11, %%zmm11\n\t"
-                         "vpaddd %%zmm16, %%zmm12, %%zmm12\n\tvpaddd %%zmm16, %%zmm13, %%zmm13\n\t"
-                         "vpaddd %%zmm16, %%zmm14, %%zmm14\n\tvpaddd %%zmm16, %%zmm15, %%zmm15\n\t.endr\n\t"
-                         "dec %%ecx\n\tjnz 1b"
-                         ::: "ecx", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
-                           "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "cc");
-    }
-    _mm_lfence();
-    return __rdtsc() - t0;
-}
-
 } // namespace
 
-double sha256::detail::MeasureAvx512AddDepth()
-{
-    // How many independent 512-bit adds the vector unit works on at once: a
-    // dependent add's latency over the interval at which independent ones
-    // issue (sixteen chains; a depth above 16 reads as 16). Where it is 4 or
-    // more, one register of lanes a word leaves the unit idle for most of
-    // each round's chain (sha256.h, DEEP_LANES_DEPTH). Best of seven, the
-    // kinds alternating, the timing's own cost taken off both (as
-    // MeasureShaniOverlap, and for the same reasons).
-    uint64_t chain = ~uint64_t{0}, spread = ~uint64_t{0}, none = ~uint64_t{0};
-    for (int run = 0; run < 7; ++run) {
-        chain = std::min(chain, AddTicks(0));
-        spread = std::min(spread, AddTicks(1));
-        none = std::min(none, AddTicks(2));
-    }
-    _mm256_zeroupper();
-    if (spread <= none || chain <= none) return 0.0;
-    return static_cast<double>(chain - none) / static_cast<double>(spread - none);
-}
-
-void sha256::kernel::avx512_16way_hash32(unsigned char* out, const unsigned char* in)
-{
-    Hash32<Avx512>(out, in);
-}
-
-size_t sha256::kernel::avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
-{
-    return Jobs<Avx512>(lane, job, njobs);
-}
-
-void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in)
-{
-    Hash32<Avx512x2>(out, in);
-}
-
-size_t sha256::kernel::avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
-{
-    return Jobs<Avx512x2>(lane, job, njobs);
-}
 #endif

@@ -28,8 +28,8 @@ struct Avx2 : LanesBase<Avx2> {
     static inline V Set1(uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
     // Broadcast loads (LanesBase::TableLoad): from an immediate GCC's mov,
     // vmovd and vpbroadcastd are two vector uops a round, the broadcast on the
-    // two pipes the shifts need (8 ymm shifts take 4.0 cycles on Zen 4, with 8
-    // vpshufb 6.8). Measured there: the 8-lane transform 3.5-7% faster, D64 2%.
+    // two pipes the shifts need; a broadcast load from memory takes none of
+    // them (the 8-lane transform and D64 measured faster: doc/results/2026-11-27-lab-notes.md).
     static inline V Table(const uint32_t* table, int i) { return TableLoad(table, i); }
     static inline V LoadState(const uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const V*>(p)); }
     static inline void StoreState(uint32_t* p, V x) { _mm256_storeu_si256(reinterpret_cast<V*>(p), x); }

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// The avx512_16way and avx512_32way kernels: the lane algorithm of
+// sha256_lanes.h in the 32-bit lanes of AVX-512 registers (vprord for the
+// rotations, vpternlogd for Ch, Maj and the three-way xors of the Sigma
+// functions): SHA256D64 of sixteen inputs (sha256_lanes_avx512.h), and the job
+// and second-hash kernels of the multi-buffer hasher on one register a word
+// or two (sha256_lanes_avx512_jobs.h). Compiled with -mavx512f -mavx512vl;
+// called only on CPUs and OSes with AVX-512F/VL and the opmask/ZMM state
+// enabled in XCR0.
+
+// Under GCC: -O3, and neither the post-allocation scheduler (sched2), which
+// interleaves neighbouring rounds, nor the reassociation of each round's adds:
+// both put the same operations in a worse order than the source's (the
+// measured runs: doc/results/). Debug builds keep their -O0.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC optimize("O3", "no-schedule-insns2", "no-tree-reassoc")
+#endif
+
+#include <crypto/sha256_kernels.h>
+
+#ifdef SHA256_KERNELS_X86
+#define SHA256_LANES_INLINE_BLOCKS 1
+#include <crypto/sha256_lanes_avx512.h>
+#include <crypto/sha256_lanes_avx512_jobs.h>
+
+// Bitcoin Core's SHA256D64 16-way is this function (contrib/core-export.py).
+void sha256::kernel::avx512_16way_d64(unsigned char* out, const unsigned char* in)
+{
+    sha256::lanes::Lanes<sha256::lanes::Avx512>::D64(out, in);
+    _mm256_zeroupper();
+}
+
+void sha256::kernel::avx512_16way_hash32(unsigned char* out, const unsigned char* in)
+{
+    Hash32<Avx512>(out, in);
+}
+
+size_t sha256::kernel::avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
+{
+    return Jobs<Avx512>(lane, job, njobs);
+}
+
+void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in)
+{
+    Hash32<Avx512x2>(out, in);
+}
+
+size_t sha256::kernel::avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
+{
+    return Jobs<Avx512x2>(lane, job, njobs);
+}
+#endif
