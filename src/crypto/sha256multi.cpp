@@ -30,7 +30,7 @@ constexpr size_t PREFETCH_AHEAD = 8; // messages; ~3 steps of 16 lanes at 400 by
 // No loop over the tail's bytes for messages of 64 bytes or more, the usual
 // case: such loops cost a mispredicted exit or two per message. Inlined, and
 // clearing only the blocks the padding takes, rather than a call that clears
-// both: measurably faster for the txids of a block (doc/results/026-11-27-lab-notes.md).
+// both: measurably faster for the txids of a block (doc/results/2026-11-27-lab-notes.md).
 inline __attribute__((always_inline)) int FillPad(unsigned char* pad, const unsigned char* p, size_t len)
 {
     const size_t rem = len % 64;
@@ -309,7 +309,7 @@ void SecondHashLanes(const MultiRow& e, unsigned char* out, size_t count)
 // time (in Feed's order). Once no message is left and fewer than half the
 // lanes are busy, those finish 1-way; until then idle lanes repeat a constant
 // block. Four jobs a lane, at least 16, a call: fewer calls made
-// avx512_16way's txids of a block faster (bench-compare; doc/results/026-11-27-lab-notes.md).
+// avx512_16way's txids of a block faster (bench-compare; doc/results/2026-11-27-lab-notes.md).
 template <int n>
 void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char* const* inputs, const size_t* sizes,
                      size_t count)
@@ -363,7 +363,7 @@ void ScheduleStreams(const MultiRow& e, unsigned char* out, const unsigned char*
 // The second SHA-256 with the set's Hash32 kernel: n contiguous digests a
 // call, with no states to convert and no block to copy. On SHA-NI streams a
 // per-block stream kernel that needs both made the txids of a block slower
-// (doc/results/026-11-27-lab-notes.md); for AVX-512 lanes see LanesRow.
+// (doc/results/2026-11-27-lab-notes.md); for AVX-512 lanes see LanesRow.
 template <int n>
 void SecondHashKernel(const MultiRow& e, unsigned char* out, size_t count)
 {
@@ -401,7 +401,7 @@ void SecondOneWaySelected(const MultiRow&, unsigned char* out, size_t count)
 // table has one (portable_16way): the digests go to it as they lie, with the
 // padding's fixed words folded into the schedule, rather than lane by lane
 // into blocks and states (the faster of the two with AVX-512 lanes:
-// doc/results/026-11-27-lab-notes.md).
+// doc/results/2026-11-27-lab-notes.md).
 template <size_t K>
 constexpr MultiRow LanesRow(const char* technique)
 {
