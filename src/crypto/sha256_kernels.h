@@ -172,6 +172,8 @@ void shani_3way_d64(unsigned char* out, const unsigned char* in);
 void shani_4way_d64(unsigned char* out, const unsigned char* in);
 void shani_5way_d64(unsigned char* out, const unsigned char* in);
 void shani_5way_d64_batch(unsigned char* out, const unsigned char* in, size_t batches);
+size_t shani_2way_intrinsics_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
+size_t shani_4way_intrinsics_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 #ifdef SHA256_TEST_EXTRA_ROW
 void portable_6way_d64(unsigned char* out, const unsigned char* in);
 void portable_6way_lanes(uint32_t* st, const unsigned char* const* blocks);
@@ -295,6 +297,9 @@ inline constexpr Kernel KERNELS[] = {
     MakeBatch("shani_5way", "sha256_x86_shani.cpp", 5, SHANI_NEEDS, Src::X86, SHA256_X86(shani_5way_d64_batch)),
     MakeHash("shani_4way", "sha256_x86_shani_multi.asm", S::Hash32, 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_hash32)),
     MakeJobs("shani_4way", "sha256_x86_shani_multi.asm", 4, SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_4way_jobs)),
+    // The job kernels' C++ twins (what Bitcoin Core gets: contrib/core-export.py).
+    MakeJobs("shani_2way_intrinsics", "sha256_x86_shani.cpp", 2, SHANI_NEEDS, Src::X86, SHA256_X86(shani_2way_intrinsics_jobs)),
+    MakeJobs("shani_4way_intrinsics", "sha256_x86_shani.cpp", 4, SHANI_NEEDS, Src::X86, SHA256_X86(shani_4way_intrinsics_jobs)),
 
     // aarch64
     MakeTransform("arm_shani", "sha256_arm_shani.cpp", cpu::SHA2 | cpu::ASIMD, Src::Arm, SHA256_ARM(sha256_arm_shani_transform)),

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The C++ kernels with the Intel SHA extensions (the shani, shani_2way ...
 // shani_5way sets; their Transform, Hash32 and Jobs kernels are assembly,
-// sha256_x86_shani.asm and sha256_x86_shani_multi.asm). One SHA-256 is one
-// chain of dependent sha256rnds2, so these interleave independent streams:
-// one or two instruction by instruction (sha256_x86_shani_streams.h), three
-// or four with every state kept in registers (sha256_x86_shani_ring.h), five
-// in two staggered halves, many batches a call (sha256_x86_shani_stagger.h).
+// sha256_x86_shani.asm and sha256_x86_shani_multi.asm, with the Jobs kernels'
+// C++ twins here as shani_2way_intrinsics and shani_4way_intrinsics). One
+// SHA-256 is one chain of dependent sha256rnds2, so these interleave
+// independent streams: one or two instruction by instruction
+// (sha256_x86_shani_streams.h; the job kernels, sha256_x86_shani_jobs.h),
+// three or four with every state kept in registers (sha256_x86_shani_ring.h),
+// five in two staggered halves, many batches a call (sha256_x86_shani_stagger.h).
 // Compiled with -msha -msse4.1; called only on CPUs that have both.
 #include <crypto/sha256_kernels.h>
 
 #ifdef SHA256_KERNELS_X86
+#include <crypto/sha256_x86_shani_jobs.h>
 #include <crypto/sha256_x86_shani_ring.h>
 #include <crypto/sha256_x86_shani_stagger.h>
 #include <crypto/sha256_x86_shani_streams.h>
@@ -74,5 +77,17 @@ void sha256::kernel::shani_5way_d64(unsigned char* out, const unsigned char* in)
 void sha256::kernel::shani_5way_d64_batch(unsigned char* out, const unsigned char* in, size_t batches)
 {
     sha256::shani_stagger::D64<2, 3>(out, in, batches);
+}
+
+// Bitcoin Core's SHA256DMulti ends the messages its AVX-512 lanes leave
+// behind on these (contrib/core-export.py).
+size_t sha256::kernel::shani_2way_intrinsics_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
+{
+    return sha256::shani::Jobs<2>(lane, job, njobs);
+}
+
+size_t sha256::kernel::shani_4way_intrinsics_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
+{
+    return sha256::shani_ring::Jobs<4>(lane, job, njobs);
 }
 #endif

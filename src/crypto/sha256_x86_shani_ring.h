@@ -120,24 +120,27 @@ SHA256_RING_INLINE __m128i Quad(__m128i* ring, __m128i lw, const unsigned char* 
     return w;
 }
 
-// 64 rounds on every stream. Input: the block is in[64s..64s+63]. Digest: the
+// Where stream s's input block is: 64 bytes apart from in, or at in[s] (the job kernels).
+SHA256_RING_INLINE const unsigned char* BlockOf(const unsigned char* in, int s) { return in + 64 * s; }
+SHA256_RING_INLINE const unsigned char* BlockOf(const unsigned char* const* in, int s) { return in[s]; }
+
+// 64 rounds on every stream. Input: the block is BlockOf(in, s). Digest: the
 // second hash's block, whose W0..3 is lw[s], W4..7 ring[s][1] and W8..15 the
 // fixed padding of a 32-byte message. In its turn a stream runs the rounds of
 // quad q, then gets quad q + 1, so the rounds read a quad computed a turn
 // earlier rather than wait on its sha256msg2.
-template <int S, Source SRC>
-SHA256_RING_INLINE void MessageBlock(__m128i* abef, __m128i* cdgh, __m128i (*ring)[4], __m128i* lw,
-                                     const unsigned char* in)
+template <int S, Source SRC, class In>
+SHA256_RING_INLINE void MessageBlock(__m128i* abef, __m128i* cdgh, __m128i (*ring)[4], __m128i* lw, In in)
 {
     SHA256_RING_UNROLL
-    for (int s = 0; s < S; ++s) lw[s] = Quad<SRC>(ring[s], lw[s], in + 64 * s, 0);
+    for (int s = 0; s < S; ++s) lw[s] = Quad<SRC>(ring[s], lw[s], BlockOf(in, s), 0);
     SHA256_RING_UNROLL
     for (int q = 0; q < 16; ++q) {
         SHA256_RING_UNROLL
         for (int s = 0; s < S; ++s) {
             const bool pad = SRC == Source::Digest && (q == 2 || q == 3);
             Rounds4(abef[s], cdgh[s], pad ? Load(TABLES.pad32_wk[q - 2]) : _mm_add_epi32(lw[s], Load(K + 4 * q)));
-            if (q < 15) lw[s] = Quad<SRC>(ring[s], lw[s], in + 64 * s, q + 1);
+            if (q < 15) lw[s] = Quad<SRC>(ring[s], lw[s], BlockOf(in, s), q + 1);
         }
     }
 }
