@@ -95,6 +95,17 @@ EXPORTS = [
         "summary": "Many messages at once in the 32-bit lanes of AVX-512 registers, one message a lane: job kernels.",
     },
     {
+        "path": "src/crypto/sha256_x86_shani_multi.cpp",
+        "source": "crypto/sha256_x86_shani.cpp",
+        "headers": ["crypto/sha256_x86_shani_streams.h", "crypto/sha256_x86_shani_jobs.h"],
+        "namespace": "sha256_x86_shani_multi",
+        "functions": [("sha256::kernel::shani_2way_intrinsics_jobs", "Jobs_2way"),
+                      ("sha256::kernel::shani_4way_intrinsics_jobs", "Jobs_4way")],
+        "defines": ["ENABLE_SSE41", "ENABLE_X86_SHANI"],
+        "flags": "-msse4.1 -msha",
+        "summary": "Many messages at once with the Intel SHA extensions, two or four interleaved streams: job kernels.",
+    },
+    {
         "path": "src/crypto/sha256_x86_shani_5way.cpp",
         "source": "crypto/sha256_x86_shani.cpp",
         "headers": ["crypto/sha256_x86_shani_stagger.h"],
@@ -121,7 +132,7 @@ KEPT = {h["source"]: h["path"][len("src/"):] for h in HEADERS}
 # (it would pull the project's own API into Core).
 INLINED = {"crypto/sha256_constants.h", "crypto/sha256_lanes.h", "crypto/sha256_lanes_avx512.h",
            "crypto/sha256_lanes_avx512_jobs.h", "crypto/sha256_x86_shani_ring.h", "crypto/sha256_x86_shani_stagger.h",
-           "crypto/sha256_x86_shani_streams.h"}
+           "crypto/sha256_x86_shani_streams.h", "crypto/sha256_x86_shani_jobs.h"}
 LEFT_OUT = {"crypto/sha256_kernels.h", "crypto/sha256_internal.h", "compat/cpu_model.h"}
 # The line that opens the #if around a source's code, whose #endif ends the
 # file: Core's guard (<defines>) takes the place of both.
@@ -498,6 +509,9 @@ def main(argv):
         raise ExportError("missing --out=DIR")
     files = {e["path"]: export(e) for e in EXPORTS}  # every file made before any is written
     files.update({h["path"]: export_header(h) for h in HEADERS})
+    # A comment's pointer to the measured runs names whose doc/results it is.
+    files = {path: re.sub(r"(?<!sha256bench's )\bdoc/results/", "sha256bench's doc/results/", text)
+             for path, text in files.items()}
     for path, text in files.items():
         dest = os.path.join(out_dir, path)
         try:

@@ -496,7 +496,7 @@ if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/nul
     # shellcheck disable=SC2086 # one object per source
     expect 0 "same code" "core export: $func is $kernel, instruction for instruction (from $src)" -- \
       python3 "$E" --same-code "$path" "$tmp/core.o" $objs
-    sed 's/(out, in\([,)]\)/(out, in + 64\1/' "$tmp/core/$path" > "$tmp/mutant.cpp"
+    sed -e 's/(out, in\([,)]\)/(out, in + 64\1/' -e 's/(lane, job, njobs)/(lane, job + 1, njobs)/' "$tmp/core/$path" > "$tmp/mutant.cpp"
     # shellcheck disable=SC2086
     $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
     # shellcheck disable=SC2086

@@ -135,7 +135,8 @@ struct Built {
 // way), SSE4.1 (4 ways), AVX2 (8 ways), AVX-512 (16 ways), each where the
 // CPU, the OS's XCR0 and the build allow it.
 // SHA256DMulti's lanes (AVX-512, 32 of them where 512-bit adds are `deep`,
-// else 16) follow the CPU, not SHA256D64's choice, and are named last.
+// else 16) follow the CPU, not SHA256D64's choice, and are named last, then
+// the SHA-NI streams that end what the lanes leave behind, where both exist.
 std::string Expected(const Cpu& cpu, const Built& built, unsigned use, bool wide, bool deep)
 {
     using namespace sha256_implementation;
@@ -143,8 +144,10 @@ std::string Expected(const Cpu& cpu, const Built& built, unsigned use, bool wide
     const bool ymm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0x06) == 0x06;
     const bool zmm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0xe6) == 0xe6;
     const bool avx512 = (use & USE_AVX512) && cpu.avx512fvl && zmm && built.avx512;
-    const std::string multi = !(sse4 && avx512) ? "" : deep ? ",avx512(32way multi)" : ",avx512(16way multi)";
-    if (sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani) {
+    const bool shani = sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani;
+    std::string multi = !(sse4 && avx512) ? "" : deep ? ",avx512(32way multi)" : ",avx512(16way multi)";
+    if (!multi.empty() && shani) multi += ",x86_shani(multi tail)";
+    if (shani) {
         if (wide) return "x86_shani(1way,2way,4way,5way)" + multi;
         return std::string("x86_shani(1way,2way)") + (avx512 ? ",avx512(16way)" : "") + multi;
     }
