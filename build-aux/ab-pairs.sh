@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Sourced by the A/B drivers (contrib/bench-compare.sh; contrib/core-patch.sh's
-# --ab can take it up): the one ABBA pair loop. Pair n runs BASE then HEAD
+# Sourced by the A/B drivers: the one ABBA order. contrib/bench-compare.sh runs
+# its pairs through ab_pairs; contrib/core-patch.sh's --ab, which runs each
+# benchmark in a process of its own, orders the two sides of every benchmark
+# of pair n by ab_order. Pair n runs BASE then HEAD
 # when n is odd and HEAD then BASE when it is even, so a drift of the machine
 # over a pair (a clock ramping, a neighbour starting) weighs on both sides
 # alike over two pairs.

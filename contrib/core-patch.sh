@@ -419,6 +419,7 @@ for f in "$@"; do echo "  $(basename "$f")"; done
 mkdir -p "$cache" || die "cannot create the cache directory $cache"
 cache=$(cd "$cache" && pwd)
 . "$top/build-aux/progress.sh"
+. "$top/build-aux/ab-pairs.sh"
 PROGRESS_PREFIX="$me: "
 cmake_args="-DBUILD_BENCH=ON -DBUILD_TESTS=OFF -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TX=OFF -DBUILD_UTIL=OFF
  -DBUILD_BITCOIN_BIN=OFF -DENABLE_WALLET=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_GUI=OFF -DENABLE_IPC=OFF -DWITH_ZMQ=OFF
@@ -543,7 +544,7 @@ i=1
 while [ $i -le "$pairs" ]; do
   nn=$(printf '%02d' $i)
   for b in $benches; do
-    if [ $((i % 2)) -eq 1 ]; then one "$nn" base "$b"; one "$nn" head "$b"; else one "$nn" head "$b"; one "$nn" base "$b"; fi
+    for side in $(ab_order "$i"); do one "$nn" "$side" "$b"; done
   done
   for b in $head_only; do one "$nn" head "$b"; done
   for side in base head; do
