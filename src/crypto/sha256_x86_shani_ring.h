@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <immintrin.h>
+#include <type_traits>
 
 #if defined(__GNUC__)
 #define SHA256_RING_INLINE inline __attribute__((always_inline))
@@ -120,9 +121,17 @@ SHA256_RING_INLINE __m128i Quad(__m128i* ring, __m128i lw, const unsigned char* 
     return w;
 }
 
-// Where stream s's input block is: 64 bytes apart from in, or at in[s] (the job kernels).
-SHA256_RING_INLINE const unsigned char* BlockOf(const unsigned char* in, int s) { return in + 64 * s; }
-SHA256_RING_INLINE const unsigned char* BlockOf(const unsigned char* const* in, int s) { return in[s]; }
+// Where stream s's input block is: 64 bytes apart from in, or at in[s] (the
+// job kernels). A template, so that a file using one form has no unused other.
+template <class In>
+SHA256_RING_INLINE const unsigned char* BlockOf(In in, int s)
+{
+    if constexpr (std::is_convertible_v<In, const unsigned char*>) {
+        return in + 64 * s;
+    } else {
+        return in[s];
+    }
+}
 
 // 64 rounds on every stream. Input: the block is BlockOf(in, s). Digest: the
 // second hash's block, whose W0..3 is lw[s], W4..7 ring[s][1] and W8..15 the

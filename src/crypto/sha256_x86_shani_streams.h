@@ -32,10 +32,6 @@ struct State {
 
 SHA256_LANES_INLINE State Initial() { return {_mm_set_epi32(IV[0], IV[1], IV[4], IV[5]), _mm_set_epi32(IV[2], IV[3], IV[6], IV[7])}; }
 
-// Digest words a..d and e..h in lanes 0..3, as a next block's W0..3 and W4..7.
-SHA256_LANES_INLINE __m128i WordsABCD(const State& st) { return _mm_shuffle_epi32(_mm_unpackhi_epi64(st.abef, st.cdgh), 0xb1); }
-SHA256_LANES_INLINE __m128i WordsEFGH(const State& st) { return _mm_shuffle_epi32(_mm_unpacklo_epi64(st.abef, st.cdgh), 0xb1); }
-
 // The 32-byte big-endian digest (one byte shuffle swaps the word pairs and the bytes).
 SHA256_LANES_INLINE void StoreDigest(unsigned char* out, const State& st)
 {
@@ -142,11 +138,14 @@ SHA256_LANES_INLINE void PaddingRounds64(State* st)
     for (int q = 0; q < 16; ++q) PaddingQuad<S>(st, q);
 }
 
-// The message block of the second SHA-256: the first digest, then fixed padding.
+// The message block of the second SHA-256: the first digest, then fixed
+// padding. A template, so that a file with no second hash has no unused function.
+template <int = 0>
 SHA256_LANES_INLINE void DigestAsMessage(const State& st, __m128i* m)
 {
-    m[0] = WordsABCD(st);
-    m[1] = WordsEFGH(st);
+    // Digest words a..d and e..h in lanes 0..3, as W0..3 and W4..7.
+    m[0] = _mm_shuffle_epi32(_mm_unpackhi_epi64(st.abef, st.cdgh), 0xb1);
+    m[1] = _mm_shuffle_epi32(_mm_unpacklo_epi64(st.abef, st.cdgh), 0xb1);
     m[2] = _mm_set_epi32(0, 0, 0, static_cast<int>(0x80000000));
     m[3] = _mm_set_epi32(256, 0, 0, 0);
 }
