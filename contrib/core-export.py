@@ -133,7 +133,9 @@ KEPT = {h["source"]: h["path"][len("src/"):] for h in HEADERS}
 INLINED = {"crypto/sha256_constants.h", "crypto/sha256_lanes.h", "crypto/sha256_lanes_avx512.h",
            "crypto/sha256_lanes_avx512_jobs.h", "crypto/sha256_x86_shani_ring.h", "crypto/sha256_x86_shani_stagger.h",
            "crypto/sha256_x86_shani_streams.h", "crypto/sha256_x86_shani_jobs.h"}
-LEFT_OUT = {"crypto/sha256_kernels.h", "crypto/sha256_internal.h", "compat/cpu_model.h"}
+# Left out: the project's kernel table and API, its CPU model, and its
+# counting of lane kernels' operations (the bench's floor).
+LEFT_OUT = {"crypto/sha256_kernels.h", "crypto/sha256_internal.h", "compat/cpu_model.h", "crypto/sha256_lanes_count.h"}
 # The line that opens the #if around a source's code, whose #endif ends the
 # file: Core's guard (<defines>) takes the place of both.
 GUARDS = {"#ifdef SHA256_KERNELS_X86", "#if defined(__x86_64__) && !defined(DISABLE_OPTIMIZED_SHA256)"}

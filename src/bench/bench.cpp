@@ -176,6 +176,15 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
             if (b.units_per_op > 0 && b.sha_rnds2_per_unit > 0 && clk.rnds2_interval > 0 && r.cycles_per_unit > 0) {
                 r.have_floor = true;
                 r.floor_pct = b.sha_rnds2_per_unit * clk.rnds2_interval / r.cycles_per_unit * 100;
+                r.floor_bound = "sha-ni";
+            } else if (const int w = ClockCalibration::VecIndex(b.lane_register_bytes);
+                       b.units_per_op > 0 && b.lane_ops_per_unit > 0 && w >= 0 && clk.vec_interval[w] > 0 &&
+                       clk.vec_latency[w] > 0 && r.cycles_per_unit > 0) {
+                const double throughput = b.lane_ops_per_unit * clk.vec_interval[w];
+                const double latency = b.lane_chain_per_unit * clk.vec_latency[w];
+                r.have_floor = true;
+                r.floor_pct = std::max(throughput, latency) / r.cycles_per_unit * 100;
+                r.floor_bound = throughput >= latency ? "throughput" : "latency";
             }
         }
         r.threads = threads;
@@ -472,6 +481,33 @@ int RunAll(const Options& opts)
     // Why the orders of preference are what they are on this CPU: each
     // reading the rows' order rules use, and what those rules do with it.
     for (Note& n : OrderNotes(info.impls)) info.notes.push_back(std::move(n));
+    {
+        // The lane rows' floor: per register width, what the vector unit
+        // takes for a dependent operation and for one of a round's mix.
+        const ClockCalibration& c = info.machine.clock;
+        std::string widths, missing;
+        for (int w = 0; w < 3; ++w) {
+            const int bits = 128 << w;
+            char part[160];
+            if (c.vec_latency[w] > 0 && c.vec_interval[w] > 0) {
+                std::snprintf(part, sizeof(part), "%s%d-bit: %.2f cycles a dependent operation, one every %.3f in a round's mix",
+                              widths.empty() ? "" : "; ", bits, c.vec_latency[w], c.vec_interval[w]);
+                widths += part;
+            } else {
+                missing += (missing.empty() ? "" : ", ") + std::to_string(bits) + "-bit";
+            }
+        }
+        if (widths.empty()) {
+            info.notes.push_back({"Lane floor", "not measured on this CPU (no x86-64 TSC): lane rows have no floor%", ""});
+        } else {
+            info.notes.push_back({"Lane floor",
+                                  widths + ". A lane row's floor is the larger of its counted vector operations x the "
+                                           "interval (T: the issue rate bounds it) and its longest chain of dependent ones "
+                                           "x the latency (L: the chain does); floor% = that / its cycles" +
+                                      (missing.empty() ? std::string() : "; not measured here: " + missing + " (rows of that width have no floor)"),
+                                  ""});
+        }
+    }
     if (info.machine.clock.rnds2_latency > 0) {
         // One message is a chain: 64 rounds = 32 dependent sha256rnds2 per block.
         const ClockCalibration& c = info.machine.clock;
@@ -536,6 +572,29 @@ int RunAll(const Options& opts)
         return 1;
     }
     return 0;
+}
+
+void SetLaneCount(Bench& b, const std::string& name, sha256::kernel::Shape shape, double calls_per_unit,
+                  double second_per_unit)
+{
+    using sha256::kernel::Shape;
+    const auto count = [&name](Shape s) {
+        const size_t i = sha256::kernel::Lookup(name.c_str(), s);
+        const sha256::kernel::Kernel* k = i < sha256::kernel::KERNEL_COUNT ? &sha256::kernel::KERNELS[i] : nullptr;
+        // Only where the CPU runs the kernel: the count is compiled with its file's flags.
+        const bool runs = k && k->Built() && k->count && (cpu::Features() & k->needs) == k->needs;
+        return runs ? k->count(s) : sha256::kernel::OpCount{};
+    };
+    const sha256::kernel::OpCount first = count(shape);
+    if (first.ops <= 0) return;
+    sha256::kernel::OpCount second = count(Shape::Hash32);
+    if (second.ops <= 0) second = count(Shape::Jobs);
+    if (second.ops <= 0) second = count(Shape::Lanes);
+    if (second_per_unit > 0 && second.ops <= 0) return;
+    // A call's chain is its own: calls run one after another.
+    b.lane_ops_per_unit = calls_per_unit * first.ops + second_per_unit * second.ops;
+    b.lane_chain_per_unit = calls_per_unit * first.chain + second_per_unit * second.chain;
+    b.lane_register_bytes = first.register_bytes;
 }
 
 } // namespace benchmark

@@ -8,6 +8,7 @@
 
 #include <bench/machine.h>
 #include <compat/cpuid.h>
+#include <crypto/sha256_kernels.h>
 #include <crypto/sha256_row.h>
 
 #include <cstdint>
@@ -33,6 +34,14 @@ struct Bench {
     //! D64 input: three blocks of 32). Times the SHA unit's issue interval that
     //! is the row's floor; the table's floor% column says how close it runs.
     double sha_rnds2_per_unit{0};
+    //! For rows that run a lane kernel written on sha256_lanes.h: the vector
+    //! instructions one unit takes and the longest chain of dependent ones
+    //! per unit, counted from the kernel's algorithm (crypto/sha256_lanes_count.h),
+    //! and its register width in bytes. The floor is the larger of ops x the
+    //! width's issue interval and chain x its latency.
+    double lane_ops_per_unit{0};
+    double lane_chain_per_unit{0};
+    int lane_register_bytes{0};
     bool baseline{false};     //!< the row speed% is relative to (speed% 100) in its table
     std::string not_run;      //!< non-empty: why the row is never executed ("build with ...")
     std::function<void()> setup;            //!< before each timed slice (e.g. select the transform)
@@ -43,6 +52,13 @@ struct Bench {
     //! measured on one thread only.
     std::function<std::function<void(uint64_t ops)>()> make_run;
 };
+
+//! Sets b's lane_* fields from the kernel table: `calls_per_unit` calls of
+//! the lane kernel `name` of `shape`, plus `second_per_unit` calls of its
+//! Hash32 kernel (the second hash of SHA256DMulti; its block count where the
+//! set has none). Nothing where the table counts no such kernel.
+void SetLaneCount(Bench& b, const std::string& name, sha256::kernel::Shape shape, double calls_per_unit,
+                  double second_per_unit = 0);
 
 //! SHA-256 blocks of a message of `len` bytes, its padding included.
 inline uint64_t ShaBlocks(uint64_t len) { return len / 64 + (len % 64 < 56 ? 1 : 2); }
@@ -190,8 +206,11 @@ struct Result {
     double cycles_per_op{0}, cycles_per_byte{0};
     double best_batch_cycles_per_byte{0};
     double cycles_per_unit{0};       //!< cycles_per_op / units_per_op, when the row has a unit
-    bool have_floor{false};          //!< floor_pct is meaningful (a SHA-NI row, the SHA unit measured)
-    double floor_pct{0};             //!< sha_rnds2_per_unit x rnds2 interval / cycles_per_unit, in %
+    bool have_floor{false};          //!< floor_pct is meaningful (a SHA-NI or lane row, its unit measured)
+    double floor_pct{0};             //!< the row's floor / cycles_per_unit, in %
+    //! What bounds the floor: "sha-ni" (sha_rnds2_per_unit x rnds2 interval),
+    //! "throughput" (lane ops x interval) or "latency" (lane chain x latency).
+    std::string floor_bound;
     bool have_speed{false};          //!< speed_pct is meaningful (the baseline ran)
     double speed_pct{0};
     int threads{1};                  //!< with -threads=N > 1: N, and the figures below

@@ -140,6 +140,13 @@ ClockCalibration MeasureClock()
     c.core_hz = cpu::Read(cpu::Probe::CoreGhz).value * 1e9;
     c.rnds2_latency = cpu::Read(cpu::Probe::Rnds2Latency).value;
     c.rnds2_interval = cpu::Read(cpu::Probe::Rnds2Interval).value;
+    const cpu::Probe vec[3][2] = {{cpu::Probe::Vec16Latency, cpu::Probe::Vec16Interval},
+                                  {cpu::Probe::Vec32Latency, cpu::Probe::Vec32Interval},
+                                  {cpu::Probe::Vec64Latency, cpu::Probe::Vec64Interval}};
+    for (int w = 0; w < 3; ++w) {
+        c.vec_latency[w] = cpu::Read(vec[w][0]).value;
+        c.vec_interval[w] = cpu::Read(vec[w][1]).value;
+    }
 #ifdef BENCH_HAVE_TSC
     if (cpu::Features() & cpu::SHANI) {
         // Per block: 2000 blocks of each kind.

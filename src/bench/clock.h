@@ -35,6 +35,13 @@ struct ClockCalibration {
     //! sha256msg2 costs in such a kernel.
     double stream_block{0};
     double stream_block_msg2_add{0};
+    //! The lane kernels' vector operations by register width (index 0, 1, 2:
+    //! 16, 32, 64 bytes), in core cycles (0: not measured on this CPU): one
+    //! in a dependent chain, and the interval of a round's mix of them.
+    double vec_latency[3]{};
+    double vec_interval[3]{};
+    //! Index of a register width in vec_latency/vec_interval, or -1.
+    static int VecIndex(int register_bytes) { return register_bytes == 16 ? 0 : register_bytes == 32 ? 1 : register_bytes == 64 ? 2 : -1; }
 };
 
 //! Measures the TSC against the wall clock and the core clock against the TSC:

@@ -121,7 +121,8 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& e
     // Tables whose op is a count of something (D64 inputs, transactions) add
     // cycles per one of them, the figure Bitcoin Core's reviewers compare.
     const std::string unit = t.rows.empty() ? "" : t.rows.front().bench->unit;
-    // Tables with SHA-NI rows add how close each runs to the SHA unit's floor.
+    // Tables with SHA-NI or lane rows add how close each runs to its floor
+    // (lane rows: L where the chain bounds it, T where the issue rate does).
     bool floor = false;
     for (const Result& r : t.rows) floor |= r.have_floor;
     std::string head = "| Impl | median | spread | MB/s | cycles/byte |";
@@ -154,7 +155,8 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& e
         }
         std::string per_unit =
             unit.empty() ? "" : " " + (r.have_cycles && r.bench->units_per_op > 0 ? Fixed(r.cycles_per_unit, 0) : "n/a") + " |";
-        if (floor) per_unit += " " + (r.have_floor ? Fixed(r.floor_pct, 1) + "%" : std::string("-")) + " |";
+        const std::string bound = r.floor_bound == "latency" ? " L" : r.floor_bound == "throughput" ? " T" : "";
+        if (floor) per_unit += " " + (r.have_floor ? Fixed(r.floor_pct, 1) + "%" + bound : std::string("-")) + " |";
         std::fprintf(f, "| %s | %s | \xc2\xb1%s%% | %s | %s |%s %s | %s |%s%s\n", impl, FormatNs(r.median_ns).c_str(),
                      Fixed(r.spread_pct, 1).c_str(), Fixed(r.mb_per_s, 1).c_str(),
                      r.have_cycles ? Fixed(r.cycles_per_byte, 2).c_str() : "n/a", per_unit.c_str(),
@@ -171,7 +173,7 @@ std::string CsvText(const std::vector<TableResult>& tables)
     std::string s = "table,name,impl,family,baseline,status,reason,bytes_per_op,rounds,median_ns,min_ns,max_ns,"
                     "spread_pct,mb_per_s,cycles_per_op,cycles_per_byte,speed_pct,best_batch_cycles_per_byte,samples_ns,"
                     "threads,aggregate_mb_per_s,efficiency_pct,unit,units_per_op,cycles_per_unit,sha_rnds2_per_unit,"
-                    "floor_pct\n";
+                    "floor_pct,lane_ops_per_unit,lane_chain_per_unit,lane_register_bytes,floor_bound\n";
     for (const auto& t : tables) {
         for (const Result& r : t.rows) {
             const Bench& b = *r.bench;
@@ -181,8 +183,12 @@ std::string CsvText(const std::vector<TableResult>& tables)
             // The row's unit (empty when it has none), then cycles per unit when measured.
             const std::string unit = CsvField(b.unit) + "," + (b.unit.empty() ? "" : std::to_string(b.units_per_op)) + ",";
             const std::string rnds2 = b.sha_rnds2_per_unit > 0 ? Fixed(b.sha_rnds2_per_unit, 3) : "";
+            const std::string lane = b.lane_ops_per_unit > 0 ? Fixed(b.lane_ops_per_unit, 3) + "," +
+                                                                   Fixed(b.lane_chain_per_unit, 3) + "," +
+                                                                   std::to_string(b.lane_register_bytes)
+                                                             : ",,";
             if (!r.measured()) {
-                s += "0,,,,,,,,,,,,,," + unit + "," + rnds2 + ",\n";
+                s += "0,,,,,,,,,,,,,," + unit + "," + rnds2 + ",," + lane + ",\n";
                 continue;
             }
             std::string samples;
@@ -200,7 +206,7 @@ std::string CsvText(const std::vector<TableResult>& tables)
                 s += ",,,";
             }
             s += unit + (r.have_cycles && b.units_per_op > 0 ? Fixed(r.cycles_per_unit, 1) : "") + "," + rnds2 + "," +
-                 (r.have_floor ? Fixed(r.floor_pct, 2) : "") + "\n";
+                 (r.have_floor ? Fixed(r.floor_pct, 2) : "") + "," + lane + "," + r.floor_bound + "\n";
         }
     }
     return s;
@@ -233,6 +239,15 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     machine["sha_stream_block_cycles"] = m.clock.stream_block > 0 ? Json(Round(m.clock.stream_block, 2)) : Json(nullptr);
     machine["sha_stream_block_msg2_add_cycles"] =
         m.clock.stream_block_msg2_add > 0 ? Json(Round(m.clock.stream_block_msg2_add, 2)) : Json(nullptr);
+    // The lane kernels' vector operations, keyed by register width in bits.
+    Json vec_latency, vec_interval;
+    for (int w = 0; w < 3; ++w) {
+        const std::string bits = std::to_string(128 << w);
+        vec_latency[bits] = m.clock.vec_latency[w] > 0 ? Json(Round(m.clock.vec_latency[w], 3)) : Json(nullptr);
+        vec_interval[bits] = m.clock.vec_interval[w] > 0 ? Json(Round(m.clock.vec_interval[w], 4)) : Json(nullptr);
+    }
+    machine["vector_op_latency_cycles"] = vec_latency;
+    machine["vector_op_interval_cycles"] = vec_interval;
     machine["tsc_ghz"] = m.clock.tsc_hz > 0 ? Json(Round(m.clock.tsc_hz / 1e9, 4)) : Json(nullptr);
     machine["clock_method"] = m.clock_method;
     machine["emulated"] = m.emulated.empty() ? Json(nullptr) : Json(m.emulated);
@@ -286,6 +301,11 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                 row["units_per_op"] = b.units_per_op;
             }
             if (b.sha_rnds2_per_unit > 0) row["sha_rnds2_per_unit"] = Round(b.sha_rnds2_per_unit, 3);
+            if (b.lane_ops_per_unit > 0) {
+                row["lane_ops_per_unit"] = Round(b.lane_ops_per_unit, 3);
+                row["lane_chain_per_unit"] = Round(b.lane_chain_per_unit, 3);
+                row["lane_register_bytes"] = b.lane_register_bytes;
+            }
             if (r.measured()) {
                 Json samples = Json::array();
                 for (double x : r.samples_ns) samples.push_back(Round(x, 3));
@@ -301,7 +321,10 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                     row["cycles_per_unit"] =
                         r.have_cycles && b.units_per_op > 0 ? Json(Round(r.cycles_per_unit, 1)) : Json(nullptr);
                 }
-                if (b.sha_rnds2_per_unit > 0) row["floor_pct"] = r.have_floor ? Json(Round(r.floor_pct, 2)) : Json(nullptr);
+                if (b.sha_rnds2_per_unit > 0 || b.lane_ops_per_unit > 0) {
+                    row["floor_pct"] = r.have_floor ? Json(Round(r.floor_pct, 2)) : Json(nullptr);
+                    row["floor_bound"] = r.have_floor ? Json(r.floor_bound) : Json(nullptr);
+                }
                 row["speed_pct"] = r.have_speed ? Json(Round(r.speed_pct, 3)) : Json(nullptr);
                 row["best_batch_cycles_per_byte"] =
                     r.have_cycles ? Json(Round(r.best_batch_cycles_per_byte, 4)) : Json(nullptr);

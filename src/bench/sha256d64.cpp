@@ -35,6 +35,15 @@ std::vector<unsigned char> Pseudorandom(size_t n, uint32_t seed)
 }
 
 // Hashes of every level of a Merkle tree over `leaves` leaves (64-byte inputs per root).
+// A lane row's D64 input: 1/ways of a call of its D64 kernel.
+void SetLaneD64(benchmark::Bench& b, const std::string& name)
+{
+    const size_t i = sha256::kernel::Lookup(name.c_str(), sha256::kernel::Shape::D64);
+    if (i < sha256::kernel::KERNEL_COUNT) {
+        benchmark::SetLaneCount(b, name, sha256::kernel::Shape::D64, 1.0 / sha256::kernel::KERNELS[i].ways);
+    }
+}
+
 size_t MerkleInputs(size_t leaves)
 {
     size_t n = 0;
@@ -86,6 +95,7 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.unit = "input";
         b.units_per_op = D64_INPUTS;
         if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = D64_RNDS2;
+        SetLaneD64(b, impl.name);
         b.baseline = impl.name == base;
         b.not_run = NotRun(impl);
         const std::string name = impl.name;
@@ -122,6 +132,7 @@ void Rows(std::vector<benchmark::Bench>& out)
             if (impl.name != name) continue;
             b.not_run = NotRun(impl);
             if (impl.needs_mask & cpu::SHANI) b.sha_rnds2_per_unit = D64_RNDS2;
+            SetLaneD64(b, impl.name);
         }
         const std::string row = name;
         b.setup = [row] { sha256::SetD64Implementation(row); };

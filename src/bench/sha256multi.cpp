@@ -87,8 +87,8 @@ void Rows(std::vector<benchmark::Bench>& out)
     for (const auto& impl : sha256::Implementations()) {
         if (impl.name == transform) transform_shani = impl.needs_mask & cpu::SHANI;
     }
-    double blocks = 0;
-    for (size_t n : blk.len) blocks += double(benchmark::ShaBlocks(n) + 1);
+    double blocks = 0, first_blocks = 0;
+    for (size_t n : blk.len) blocks += double(benchmark::ShaBlocks(n) + 1), first_blocks += double(benchmark::ShaBlocks(n));
     const double rnds2 = 32 * blocks / BLOCK_TXS;
     auto want = std::make_shared<std::vector<unsigned char>>(32 * BLOCK_TXS);
     OneWayTxids(blk, want->data());
@@ -121,6 +121,14 @@ void Rows(std::vector<benchmark::Bench>& out)
         b.unit = "transaction";
         b.units_per_op = BLOCK_TXS;
         if ((impl.needs_mask & cpu::SHANI) || (impl.uses_transform && transform_shani)) b.sha_rnds2_per_unit = rnds2;
+        // A lane row's transaction: its blocks, a lane each, of the job (or
+        // lanes) kernel, and its second hash.
+        for (const sha256::kernel::Shape shape : {sha256::kernel::Shape::Jobs, sha256::kernel::Shape::Lanes}) {
+            const size_t k = sha256::kernel::Lookup(impl.name.c_str(), shape);
+            if (k == sha256::kernel::KERNEL_COUNT || b.lane_ops_per_unit > 0) continue;
+            const double ways = sha256::kernel::KERNELS[k].ways;
+            benchmark::SetLaneCount(b, impl.name, shape, first_blocks / BLOCK_TXS / ways, 1.0 / ways);
+        }
         b.not_run = impl.supported ? "" : impl.why_not;
         const std::string name = impl.name;
         b.setup = [name] { sha256::SetMultiImplementation(name); };

@@ -74,6 +74,86 @@ void Rnds2Spread()
 }
 #undef CPU_MODEL_RNDS2
 
+// The lane kernels' operations: 64000 a call in a chain, 65000 (55000) in a
+// mix. A chain: each operation takes
+// the last one's result, in the order of a round's path from e to the next e
+// (rotate or shift, logic, add, add). A mix: thirteen (eleven) registers each
+// its own chain of one kind, in a lane round's and schedule step's
+// proportions: 512-bit vprord : vpternlogd : vpaddd 5 : 3 : 5 (AVX-512 has
+// both); below that shifts : logic : adds 4 : 5 : 2 (a rotation is two
+// shifts and an or, a three-way xor two xors). Register 0 is only read.
+#define CPU_MODEL_LOOP(body) for (int i = 0; i < 1000; ++i) __asm__ volatile(body ::: "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13")
+void Vec64Chain()
+{
+    CPU_MODEL_LOOP(".rept 16\n\tvprord $7, %%zmm1, %%zmm1\n\tvpternlogd $0x96, %%zmm0, %%zmm0, %%zmm1\n\t"
+                   "vpaddd %%zmm0, %%zmm1, %%zmm1\n\tvpaddd %%zmm0, %%zmm1, %%zmm1\n\t.endr");
+    __asm__ volatile("vzeroupper");
+}
+void Vec64Mix()
+{
+    CPU_MODEL_LOOP(".rept 5\n\t"
+                   "vprord $7, %%zmm1, %%zmm1\n\tvprord $7, %%zmm2, %%zmm2\n\tvprord $7, %%zmm3, %%zmm3\n\t"
+                   "vprord $7, %%zmm4, %%zmm4\n\tvprord $7, %%zmm5, %%zmm5\n\t"
+                   "vpternlogd $0x96, %%zmm0, %%zmm0, %%zmm6\n\tvpternlogd $0x96, %%zmm0, %%zmm0, %%zmm7\n\t"
+                   "vpternlogd $0x96, %%zmm0, %%zmm0, %%zmm8\n\t"
+                   "vpaddd %%zmm0, %%zmm9, %%zmm9\n\tvpaddd %%zmm0, %%zmm10, %%zmm10\n\tvpaddd %%zmm0, %%zmm11, %%zmm11\n\t"
+                   "vpaddd %%zmm0, %%zmm12, %%zmm12\n\tvpaddd %%zmm0, %%zmm13, %%zmm13\n\t.endr");
+    __asm__ volatile("vzeroupper");
+}
+// 256- and 128-bit: the same shapes with AVX2's and SSE2's operations.
+void Vec32Chain()
+{
+    CPU_MODEL_LOOP(".rept 16\n\t"
+                   "vpsrld $7, %%ymm1, %%ymm1\n\t"
+                   "vpor %%ymm0, %%ymm1, %%ymm1\n\t"
+                   "vpxor %%ymm0, %%ymm1, %%ymm1\n\t"
+                   "vpaddd %%ymm0, %%ymm1, %%ymm1\n\t"
+                   ".endr");
+    __asm__ volatile("vzeroupper");
+}
+void Vec32Mix()
+{
+    CPU_MODEL_LOOP(".rept 5\n\t"
+                   "vpsrld $7, %%ymm1, %%ymm1\n\t"
+                   "vpsrld $7, %%ymm2, %%ymm2\n\t"
+                   "vpsrld $7, %%ymm3, %%ymm3\n\t"
+                   "vpsrld $7, %%ymm4, %%ymm4\n\t"
+                   "vpxor %%ymm0, %%ymm5, %%ymm5\n\t"
+                   "vpor %%ymm0, %%ymm6, %%ymm6\n\t"
+                   "vpxor %%ymm0, %%ymm7, %%ymm7\n\t"
+                   "vpor %%ymm0, %%ymm8, %%ymm8\n\t"
+                   "vpxor %%ymm0, %%ymm9, %%ymm9\n\t"
+                   "vpaddd %%ymm0, %%ymm10, %%ymm10\n\t"
+                   "vpaddd %%ymm0, %%ymm11, %%ymm11\n\t"
+                   ".endr");
+    __asm__ volatile("vzeroupper");
+}
+void Vec16Chain()
+{
+    CPU_MODEL_LOOP(".rept 16\n\t"
+                   "psrld $7, %%xmm1\n\t"
+                   "por %%xmm0, %%xmm1\n\t"
+                   "pxor %%xmm0, %%xmm1\n\t"
+                   "paddd %%xmm0, %%xmm1\n\t"
+                   ".endr");
+}
+void Vec16Mix()
+{
+    CPU_MODEL_LOOP(".rept 5\n\t"
+                   "psrld $7, %%xmm1\n\t"
+                   "psrld $7, %%xmm2\n\t"
+                   "psrld $7, %%xmm3\n\t"
+                   "psrld $7, %%xmm4\n\t"
+                   "pxor %%xmm0, %%xmm5\n\t"
+                   "por %%xmm0, %%xmm6\n\t"
+                   "pxor %%xmm0, %%xmm7\n\t"
+                   "por %%xmm0, %%xmm8\n\t"
+                   "pxor %%xmm0, %%xmm9\n\t"
+                   "paddd %%xmm0, %%xmm10\n\t"
+                   "paddd %%xmm0, %%xmm11\n\t"
+                   ".endr");
+}
+
 // TSC ticks per nanosecond, over 50 ms of the wall clock.
 double MeasureTscGhz()
 {
@@ -85,6 +165,12 @@ double MeasureTscGhz()
 double MeasureCoreGhz() { return 64000.0 / double(BestTicks(AddChain, 1000)) * Read(Probe::TscGhz).value; }
 double MeasureRnds2Latency() { return BestCoreCycles(Rnds2Chain, 200) / 64000; }
 double MeasureRnds2Interval() { return BestCoreCycles(Rnds2Spread, 200) / 64000; }
+double MeasureVec16Latency() { return BestCoreCycles(Vec16Chain, 200) / 64000; }
+double MeasureVec16Interval() { return BestCoreCycles(Vec16Mix, 200) / 55000; }
+double MeasureVec32Latency() { return BestCoreCycles(Vec32Chain, 200) / 64000; }
+double MeasureVec32Interval() { return BestCoreCycles(Vec32Mix, 200) / 55000; }
+double MeasureVec64Latency() { return BestCoreCycles(Vec64Chain, 200) / 64000; }
+double MeasureVec64Interval() { return BestCoreCycles(Vec64Mix, 200) / 65000; }
 #endif
 
 #ifdef SHA256_TEST_EXTRA_ROW
@@ -108,6 +194,11 @@ struct ProbeDef {
 #else
 #define CPU_MODEL_TSC(fn) nullptr
 #endif
+#if defined(CPU_MODEL_HAVE_TSC) && defined(__x86_64__)
+#define CPU_MODEL_VEC(fn) fn
+#else
+#define CPU_MODEL_VEC(fn) nullptr
+#endif
 
 // In Probe's order.
 const ProbeDef PROBES[] = {
@@ -128,6 +219,23 @@ const ProbeDef PROBES[] = {
     {{"sha256rnds2 interval", "core cycles", "12 independent chains of sha256rnds2", nullptr,
       "no SHA-NI on this CPU, or no TSC"},
      SHANI, CPU_MODEL_TSC(MeasureRnds2Interval)},
+    {{"128-bit op latency", "core cycles", "a chain of psrld, por, pxor, paddd", nullptr, "not x86-64, or no TSC"}, 0,
+     CPU_MODEL_VEC(MeasureVec16Latency)},
+    {{"128-bit op interval", "core cycles", "psrld, por/pxor, paddd 4:5:2 on 11 independent registers", nullptr,
+      "not x86-64, or no TSC"},
+     0, CPU_MODEL_VEC(MeasureVec16Interval)},
+    {{"256-bit op latency", "core cycles", "a chain of vpsrld, vpor, vpxor, vpaddd", nullptr,
+      "no AVX2 on this CPU, or no TSC"},
+     AVX2, CPU_MODEL_VEC(MeasureVec32Latency)},
+    {{"256-bit op interval", "core cycles", "vpsrld, vpor/vpxor, vpaddd 4:5:2 on 11 independent registers", nullptr,
+      "no AVX2 on this CPU, or no TSC"},
+     AVX2, CPU_MODEL_VEC(MeasureVec32Interval)},
+    {{"512-bit op latency", "core cycles", "a chain of vprord, vpternlogd, vpaddd, vpaddd", nullptr,
+      "no AVX-512 on this CPU, or no TSC"},
+     AVX512F | AVX512VL, CPU_MODEL_VEC(MeasureVec64Latency)},
+    {{"512-bit op interval", "core cycles", "vprord, vpternlogd, vpaddd 5:3:5 on 13 independent registers", nullptr,
+      "no AVX-512 on this CPU, or no TSC"},
+     AVX512F | AVX512VL, CPU_MODEL_VEC(MeasureVec64Interval)},
 #ifdef SHA256_TEST_EXTRA_ROW
     {{"test probe", "units", "a constant 0 (SHA256_TEST_EXTRA_ROW)", "SHA256BENCH_TEST_PROBE", "never absent"}, 0,
      MeasureTestProbe},

@@ -26,6 +26,16 @@ enum class Probe : int {
     CoreGhz,        //!< core cycles per nanosecond (the clock the bench's cycle figures use)
     Rnds2Latency,   //!< core cycles of a sha256rnds2 that waits on the previous one
     Rnds2Interval,  //!< core cycles between independent sha256rnds2 (the SHA unit's issue interval)
+    // The lane kernels' vector operations, by register width (16, 32, 64
+    // bytes): core cycles of one in a dependent chain of a round's kinds
+    // (shift or rotate, logic, add), and between independent ones in a round's
+    // mix of them (the bench's lane floor, bench/bench.cpp).
+    Vec16Latency,
+    Vec16Interval,
+    Vec32Latency,
+    Vec32Interval,
+    Vec64Latency,
+    Vec64Interval,
 #ifdef SHA256_TEST_EXTRA_ROW
     TestProbe, //!< test-only (ci/extra-row.sh): reads 0 unless SHA256BENCH_TEST_PROBE sets it
 #endif

@@ -7,6 +7,7 @@
 #ifdef SHA256_KERNELS_X86
 #define SHA256_LANES_INLINE_BLOCKS 1
 #include <crypto/sha256_lanes.h>
+#include <crypto/sha256_lanes_count.h>
 
 #include <immintrin.h>
 
@@ -91,6 +92,7 @@ void kernel::avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const
     lanes::Lanes<lanes::Avx2>::Transform(st, blocks);
     _mm256_zeroupper();
 }
+kernel::OpCount kernel::avx2_8way_intrinsics_count(Shape shape) { return lanes::Count<lanes::Avx2, 32>(shape); }
 
 } // namespace sha256
 #endif

@@ -22,6 +22,7 @@
 #define SHA256_LANES_INLINE_BLOCKS 1
 #include <crypto/sha256_lanes_avx512.h>
 #include <crypto/sha256_lanes_avx512_jobs.h>
+#include <crypto/sha256_lanes_count.h>
 
 // Bitcoin Core's SHA256D64 16-way is this function (contrib/core-export.py).
 void sha256::kernel::avx512_16way_d64(unsigned char* out, const unsigned char* in)
@@ -48,5 +49,15 @@ void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char
 size_t sha256::kernel::avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
 {
     return Jobs<Avx512x2>(lane, job, njobs);
+}
+
+sha256::kernel::OpCount sha256::kernel::avx512_16way_count(Shape shape)
+{
+    return sha256::lanes::Count<Avx512, 64>(shape);
+}
+
+sha256::kernel::OpCount sha256::kernel::avx512_32way_count(Shape shape)
+{
+    return sha256::lanes::Count<Avx512x2, 64>(shape);
 }
 #endif

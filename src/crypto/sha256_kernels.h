@@ -71,6 +71,17 @@ using BatchFn = void (*)(unsigned char* out, const unsigned char* in, size_t bat
 using LanesFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
 //! Returns the jobs taken (all njobs); a busy lane keeps its state in `lane`.
 using JobsFn = size_t (*)(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
+//! What one call of a lane kernel asks of the vector unit (crypto/sha256_lanes_count.h):
+//! vector instructions, the longest chain of dependent ones, and the inputs,
+//! digests or blocks it works on (D64, Hash32; Lanes and Jobs: one block a lane).
+struct OpCount {
+    double ops{0};
+    double chain{0};
+    int ways{0};
+    int register_bytes{0}; //!< the vector registers the instructions work on
+};
+//! A kernel set's OpCount for one shape (zero for a shape it does not count).
+using CountFn = OpCount (*)(Shape shape);
 
 //! How a kernel is built, which says why a build may lack it.
 enum class Source {
@@ -116,6 +127,9 @@ struct Kernel {
     LanesFn lanes;
     JobsFn jobs;
     size_t max_path_blocks; //!< Transform: block count from which its last code path runs (1: one path)
+    //! A lane kernel written on sha256_lanes.h: its operations counted from
+    //! that algorithm (nullptr elsewhere: assembly, SHA-NI, one-way code).
+    CountFn count{nullptr};
 
     //! From the source, not the pointer: under GCC's -fsanitize=null the
     //! address of a function is no constant that compares unequal to nullptr.
@@ -128,21 +142,24 @@ constexpr Kernel MakeTransform(const char* name, const char* file, uint32_t need
 {
     return {name, file, Shape::Transform, 1, needs, src, fn, nullptr, nullptr, nullptr, nullptr, max_path};
 }
-constexpr Kernel MakeHash(const char* name, const char* file, Shape shape, int ways, uint32_t needs, Source src, HashFn fn)
+constexpr Kernel MakeHash(const char* name, const char* file, Shape shape, int ways, uint32_t needs, Source src, HashFn fn,
+                          CountFn count = nullptr)
 {
-    return {name, file, shape, ways, needs, src, nullptr, fn, nullptr, nullptr, nullptr, 1};
+    return {name, file, shape, ways, needs, src, nullptr, fn, nullptr, nullptr, nullptr, 1, count};
 }
 constexpr Kernel MakeBatch(const char* name, const char* file, int ways, uint32_t needs, Source src, BatchFn fn)
 {
     return {name, file, Shape::D64Batch, ways, needs, src, nullptr, nullptr, fn, nullptr, nullptr, 1};
 }
-constexpr Kernel MakeLanes(const char* name, const char* file, int ways, uint32_t needs, Source src, LanesFn fn)
+constexpr Kernel MakeLanes(const char* name, const char* file, int ways, uint32_t needs, Source src, LanesFn fn,
+                           CountFn count = nullptr)
 {
-    return {name, file, Shape::Lanes, ways, needs, src, nullptr, nullptr, nullptr, fn, nullptr, 1};
+    return {name, file, Shape::Lanes, ways, needs, src, nullptr, nullptr, nullptr, fn, nullptr, 1, count};
 }
-constexpr Kernel MakeJobs(const char* name, const char* file, int ways, uint32_t needs, Source src, JobsFn fn)
+constexpr Kernel MakeJobs(const char* name, const char* file, int ways, uint32_t needs, Source src, JobsFn fn,
+                          CountFn count = nullptr)
 {
-    return {name, file, Shape::Jobs, ways, needs, src, nullptr, nullptr, nullptr, nullptr, fn, 1};
+    return {name, file, Shape::Jobs, ways, needs, src, nullptr, nullptr, nullptr, nullptr, fn, 1, count};
 }
 
 // The C++ kernels (one file per instruction set, crypto/sha256_<isa>.cpp).
@@ -155,15 +172,20 @@ void basic_double80(unsigned char* out, const unsigned char* in);
 void portable_16way_d64(unsigned char* out, const unsigned char* in);
 void portable_16way_lanes(uint32_t* st, const unsigned char* const* blocks);
 void portable_16way_hash32(unsigned char* out, const unsigned char* in);
+OpCount portable_16way_count(Shape shape);
 void sse41_4way_d64(unsigned char* out, const unsigned char* in);
 void sse41_4way_lanes(uint32_t* st, const unsigned char* const* blocks);
+OpCount sse41_4way_count(Shape shape);
 void avx2_8way_intrinsics_d64(unsigned char* out, const unsigned char* in);
 void avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const* blocks);
+OpCount avx2_8way_intrinsics_count(Shape shape);
 void avx512_16way_d64(unsigned char* out, const unsigned char* in);
 void avx512_16way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 void avx512_32way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
+OpCount avx512_16way_count(Shape shape);
+OpCount avx512_32way_count(Shape shape);
 void shani_d64(unsigned char* out, const unsigned char* in);
 void shani_double32(unsigned char* out, const unsigned char* in);
 void shani_double80(unsigned char* out, const unsigned char* in);
@@ -177,6 +199,7 @@ size_t shani_4way_intrinsics_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Jo
 #ifdef SHA256_TEST_EXTRA_ROW
 void portable_6way_d64(unsigned char* out, const unsigned char* in);
 void portable_6way_lanes(uint32_t* st, const unsigned char* const* blocks);
+OpCount portable_6way_count(Shape shape);
 #endif
 } // namespace kernel
 } // namespace sha256
@@ -233,9 +256,11 @@ using Src = Source;
 #ifdef SHA256_KERNELS_ASM
 #define SHA256_AVX2_8WAY(asm_fn, cpp_fn) Src::Asm, asm_fn
 #define SHA256_AVX2_8WAY_FILE "sha256_avx2.asm"
+#define SHA256_AVX2_8WAY_COUNT nullptr
 #else
 #define SHA256_AVX2_8WAY(asm_fn, cpp_fn) Src::X86, SHA256_X86(cpp_fn)
 #define SHA256_AVX2_8WAY_FILE "sha256_avx2.cpp"
+#define SHA256_AVX2_8WAY_COUNT SHA256_X86(avx2_8way_intrinsics_count)
 #endif
 
 // Every kernel, by instruction set, each line naming its file. The order here
@@ -247,21 +272,21 @@ inline constexpr Kernel KERNELS[] = {
     MakeHash("basic", "sha256_basic.cpp", S::D64, 1, 0, Src::Portable, basic_d64),
     MakeHash("basic", "sha256_basic.cpp", S::Double32, 1, 0, Src::Portable, basic_double32),
     MakeHash("basic", "sha256_basic.cpp", S::Double80, 1, 0, Src::Portable, basic_double80),
-    MakeHash("portable_16way", "sha256_portable.cpp", S::D64, 16, 0, Src::Portable, portable_16way_d64),
-    MakeLanes("portable_16way", "sha256_portable.cpp", 16, 0, Src::Portable, portable_16way_lanes),
-    MakeHash("portable_16way", "sha256_portable.cpp", S::Hash32, 16, 0, Src::Portable, portable_16way_hash32),
+    MakeHash("portable_16way", "sha256_portable.cpp", S::D64, 16, 0, Src::Portable, portable_16way_d64, portable_16way_count),
+    MakeLanes("portable_16way", "sha256_portable.cpp", 16, 0, Src::Portable, portable_16way_lanes, portable_16way_count),
+    MakeHash("portable_16way", "sha256_portable.cpp", S::Hash32, 16, 0, Src::Portable, portable_16way_hash32, portable_16way_count),
 #ifdef SHA256_TEST_EXTRA_ROW
     // Test-only (ci/extra-row.sh): a new width as one more instantiation of the
     // lane template, proving that rows of every family follow this table.
-    MakeHash("portable_6way", "sha256_portable.cpp", S::D64, 6, 0, Src::Portable, portable_6way_d64),
-    MakeLanes("portable_6way", "sha256_portable.cpp", 6, 0, Src::Portable, portable_6way_lanes),
+    MakeHash("portable_6way", "sha256_portable.cpp", S::D64, 6, 0, Src::Portable, portable_6way_d64, portable_6way_count),
+    MakeLanes("portable_6way", "sha256_portable.cpp", 6, 0, Src::Portable, portable_6way_lanes, portable_6way_count),
     MakeTransform("basic_alias", "sha256_basic.cpp", 0, Src::Portable, TransformBasic),
 #endif
 
     // x86-64 SSSE3 / SSE4.1
     MakeTransform("sse4", "sha256_sse4.asm", cpu::SSSE3, Src::Asm, SHA256_ASM(sha256_sse4_transform)),
-    MakeHash("sse41_4way", "sha256_sse41.cpp", S::D64, 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_d64)),
-    MakeLanes("sse41_4way", "sha256_sse41.cpp", 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_lanes)),
+    MakeHash("sse41_4way", "sha256_sse41.cpp", S::D64, 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_d64), SHA256_X86(sse41_4way_count)),
+    MakeLanes("sse41_4way", "sha256_sse41.cpp", 4, SSE41_NEEDS, Src::X86, SHA256_X86(sse41_4way_lanes), SHA256_X86(sse41_4way_count)),
 
     // x86-64 AVX
     MakeTransform("avx", "sha256_avx.asm", cpu::AVX, Src::Asm, SHA256_ASM(sha256_avx_transform)),
@@ -269,19 +294,19 @@ inline constexpr Kernel KERNELS[] = {
     // x86-64 AVX2 (+BMI2)
     MakeTransform("rorx", "sha256_rorx.asm", cpu::AVX2 | cpu::BMI2, Src::Asm, SHA256_ASM(sha256_rorx_transform), 2),
     MakeTransform("rorx_x8ms", "sha256_rorx_x8ms.asm", cpu::AVX2 | cpu::BMI2, Src::Asm, SHA256_ASM(sha256_rorx_x8ms_transform), 48),
-    MakeHash("avx2_8way", SHA256_AVX2_8WAY_FILE, S::D64, 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_d64, avx2_8way_intrinsics_d64)),
-    MakeLanes("avx2_8way", SHA256_AVX2_8WAY_FILE, 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_lanes, avx2_8way_intrinsics_lanes)),
+    MakeHash("avx2_8way", SHA256_AVX2_8WAY_FILE, S::D64, 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_d64, avx2_8way_intrinsics_d64), SHA256_AVX2_8WAY_COUNT),
+    MakeLanes("avx2_8way", SHA256_AVX2_8WAY_FILE, 8, cpu::AVX2, SHA256_AVX2_8WAY(sha256_avx2_8way_lanes, avx2_8way_intrinsics_lanes), SHA256_AVX2_8WAY_COUNT),
 #ifdef SHA256_KERNELS_ASM
-    MakeHash("avx2_8way_intrinsics", "sha256_avx2.cpp", S::D64, 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_d64)),
-    MakeLanes("avx2_8way_intrinsics", "sha256_avx2.cpp", 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_lanes)),
+    MakeHash("avx2_8way_intrinsics", "sha256_avx2.cpp", S::D64, 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_d64), SHA256_X86(avx2_8way_intrinsics_count)),
+    MakeLanes("avx2_8way_intrinsics", "sha256_avx2.cpp", 8, cpu::AVX2, Src::X86, SHA256_X86(avx2_8way_intrinsics_lanes), SHA256_X86(avx2_8way_intrinsics_count)),
 #endif
 
     // x86-64 AVX-512F/VL
-    MakeHash("avx512_16way", "sha256_avx512.cpp", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64)),
-    MakeHash("avx512_16way", "sha256_avx512.cpp", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32)),
-    MakeJobs("avx512_16way", "sha256_avx512.cpp", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs)),
-    MakeHash("avx512_32way", "sha256_avx512.cpp", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32)),
-    MakeJobs("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs)),
+    MakeHash("avx512_16way", "sha256_avx512.cpp", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64), SHA256_X86(avx512_16way_count)),
+    MakeHash("avx512_16way", "sha256_avx512.cpp", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32), SHA256_X86(avx512_16way_count)),
+    MakeJobs("avx512_16way", "sha256_avx512.cpp", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs), SHA256_X86(avx512_16way_count)),
+    MakeHash("avx512_32way", "sha256_avx512.cpp", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32), SHA256_X86(avx512_32way_count)),
+    MakeJobs("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs), SHA256_X86(avx512_32way_count)),
 
     // x86-64 SHA extensions
     MakeTransform("shani", "sha256_x86_shani.asm", SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_transform)),

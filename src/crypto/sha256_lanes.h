@@ -65,7 +65,9 @@ constexpr uint32_t PAD32[8] = {0x80000000, 0, 0, 0, 0, 0, 0, 256};
 // alignment attributes there, and says so.)
 template <class D>
 struct LanesBase {
-    // The round form (Lanes::Round): the textbook one unless a class says otherwise.
+    // The round form (Lanes::Round): the textbook one unless a class says
+    // otherwise. (The counting class of sha256_lanes_count.h copies every form
+    // constant of the class it counts; lane_count_tests fails where it does not.)
     static constexpr bool SHORT_E_PATH = false;
     template <int n, class V>
     static inline V Rotr(V x) { return D::Or(D::template ShR<n>(x), D::template ShL<32 - n>(x)); }

@@ -3,6 +3,7 @@
 // sha256_lanes.h on sixteen lanes of plain integers (GCC/Clang generic
 // vectors), the AVX-512 kernels' algorithm and width, built for every CPU.
 #include <crypto/sha256_kernels.h>
+#include <crypto/sha256_lanes_count.h>
 #include <crypto/sha256_lanes_portable.h>
 
 namespace sha256 {
@@ -28,6 +29,10 @@ void kernel::portable_16way_hash32(unsigned char* out, const unsigned char* in)
     L::StoreContiguous(out, s);
 }
 
+// Generic vectors become the baseline ISA's registers: 16 bytes on x86-64
+// (SSE2) and aarch64 (Advanced SIMD).
+kernel::OpCount kernel::portable_16way_count(Shape shape) { return lanes::Count<lanes::PortableLanes<16>, 16>(shape); }
+
 #ifdef SHA256_TEST_EXTRA_ROW
 // Test-only (ci/extra-row.sh): a width no other kernel has.
 void kernel::portable_6way_d64(unsigned char* out, const unsigned char* in)
@@ -38,6 +43,7 @@ void kernel::portable_6way_lanes(uint32_t* st, const unsigned char* const* block
 {
     lanes::Lanes<lanes::PortableLanes<6>>::Transform(st, blocks);
 }
+kernel::OpCount kernel::portable_6way_count(Shape shape) { return lanes::Count<lanes::PortableLanes<6>, 16>(shape); }
 #endif
 
 } // namespace sha256

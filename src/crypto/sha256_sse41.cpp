@@ -4,6 +4,7 @@
 
 #ifdef SHA256_KERNELS_X86
 #include <crypto/sha256_lanes.h>
+#include <crypto/sha256_lanes_count.h>
 
 #include <immintrin.h>
 
@@ -67,6 +68,7 @@ void kernel::sse41_4way_lanes(uint32_t* st, const unsigned char* const* blocks)
 {
     lanes::Lanes<lanes::Sse41>::Transform(st, blocks);
 }
+kernel::OpCount kernel::sse41_4way_count(Shape shape) { return lanes::Count<lanes::Sse41, 16>(shape); }
 
 } // namespace sha256
 #endif

@@ -81,6 +81,16 @@ def check_json(path, rounds=None, mode=None, emulated=None):
         need((ivl is None and v is None) or (isinstance(v, (int, float)) and isinstance(ivl, (int, float))
                                              and 0.9 * 32 * ivl <= v < 1000),
              f"machine: {key} {v!r} with interval {ivl!r}")
+    # The lane kernels' operations by register width: latency and interval
+    # both or neither, the interval no longer than the latency.
+    vlat, vivl = m.get("vector_op_latency_cycles"), m.get("vector_op_interval_cycles")
+    need(isinstance(vlat, dict) and isinstance(vivl, dict) and set(vlat) == set(vivl) == {"128", "256", "512"},
+         f"machine: vector_op_latency_cycles {vlat!r}, vector_op_interval_cycles {vivl!r}")
+    for bits in vlat:
+        a, b = vlat[bits], vivl[bits]
+        need((a is None and b is None) or (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                                           and 0.05 < b <= a * 1.05 < 40),
+             f"machine: {bits}-bit latency {a!r}, interval {b!r}")
     need("emulated" in m and (m["emulated"] is None or (isinstance(m["emulated"], str) and m["emulated"])),
          f"machine.emulated is {m.get('emulated', 'missing')!r}: expected null or the reason")
     if emulated is not None:
@@ -149,8 +159,25 @@ def check_json(path, rounds=None, mode=None, emulated=None):
             if "sha_rnds2_per_unit" in r and ivl:
                 need(close(number(r, "floor_pct"), r["sha_rnds2_per_unit"] * ivl / r["cycles_per_unit"] * 100, rel=2e-2),
                      f"{r['name']}: floor_pct is not sha_rnds2_per_unit x interval / cycles_per_unit")
+                need(r.get("floor_bound") == "sha-ni", f"{r['name']}: floor_bound {r.get('floor_bound')!r} on a SHA-NI floor")
+            # A lane row's: the larger of its operations x the width's interval
+            # and its chain x the width's latency, and which one it is.
+            elif "lane_ops_per_unit" in r and vivl.get(str(8 * r["lane_register_bytes"])):
+                bits = str(8 * r["lane_register_bytes"])
+                thr = r["lane_ops_per_unit"] * vivl[bits]
+                lat = r["lane_chain_per_unit"] * vlat[bits]
+                need(close(number(r, "floor_pct"), max(thr, lat) / r["cycles_per_unit"] * 100, rel=2e-2),
+                     f"{r['name']}: floor_pct is not max(ops x interval, chain x latency) / cycles_per_unit")
+                need(r.get("floor_bound") == ("throughput" if thr >= lat else "latency"),
+                     f"{r['name']}: floor_bound {r.get('floor_bound')!r}, throughput {thr:.1f}, latency {lat:.1f}")
         need("cycles_per_unit" not in r or "unit" in r, f"{r['name']}: cycles_per_unit without a unit")
-        need("floor_pct" not in r or "sha_rnds2_per_unit" in r, f"{r['name']}: floor_pct without sha_rnds2_per_unit")
+        need("floor_pct" not in r or "sha_rnds2_per_unit" in r or "lane_ops_per_unit" in r,
+             f"{r['name']}: floor_pct without sha_rnds2_per_unit or lane_ops_per_unit")
+        if "lane_ops_per_unit" in r:
+            need("unit" in r and r["lane_ops_per_unit"] > 0 and 0 < r.get("lane_chain_per_unit", 0) < r["lane_ops_per_unit"]
+                 and r.get("lane_register_bytes") in (16, 32, 64),
+                 f"{r['name']}: lane ops {r['lane_ops_per_unit']!r}, chain {r.get('lane_chain_per_unit')!r}, "
+                 f"register bytes {r.get('lane_register_bytes')!r}")
         need("sha_rnds2_per_unit" not in r or ("unit" in r and r["sha_rnds2_per_unit"] > 0),
              f"{r['name']}: sha_rnds2_per_unit {r.get('sha_rnds2_per_unit')!r} without a unit")
     for table, rows in tables.items():
@@ -174,7 +201,8 @@ def check_csv(csv_path, json_path):
     need(rows, "empty CSV")
     header = rows[0]
     for key in ("table", "name", "impl", "family", "status", "reason", "median_ns", "speed_pct", "samples_ns", "unit",
-                "units_per_op", "cycles_per_unit", "sha_rnds2_per_unit", "floor_pct"):
+                "units_per_op", "cycles_per_unit", "sha_rnds2_per_unit", "floor_pct", "lane_ops_per_unit",
+                "lane_chain_per_unit", "lane_register_bytes", "floor_bound"):
         need(key in header, f"CSV header lacks {key}")
     body = rows[1:]
     need(len(body) == len(d["results"]), f"CSV has {len(body)} rows, JSON {len(d['results'])} results")
@@ -201,7 +229,9 @@ def check_csv(csv_path, json_path):
         want = j.get("cycles_per_unit")
         need((c["cycles_per_unit"] == "") == (want is None) and (want is None or close(float(c["cycles_per_unit"]), want)),
              f"CSV line {line}: cycles_per_unit {c['cycles_per_unit']!r} differs from the JSON's {want}")
-        for key in ("sha_rnds2_per_unit", "floor_pct"):
+        need(c["floor_bound"] == (j.get("floor_bound") or ""), f"CSV line {line}: floor_bound differs from the JSON")
+        need(c["lane_register_bytes"] == str(j.get("lane_register_bytes", "")), f"CSV line {line}: lane_register_bytes")
+        for key in ("sha_rnds2_per_unit", "floor_pct", "lane_ops_per_unit", "lane_chain_per_unit"):
             want = j.get(key)
             need((c[key] == "") == (want is None) and (want is None or close(float(c[key]), want, rel=1e-3)),
                  f"CSV line {line}: {key} {c[key]!r} differs from the JSON's {want}")

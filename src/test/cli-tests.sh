@@ -112,8 +112,26 @@ if awk -F '\t' '$1 == "d64" && $3 ~ /sha-ni/ && $5 == "yes" { found = 1 } END { 
 else
   echo "skip - bench: floor% column (no D64 row of this build runs SHA-NI on this CPU)"
 fi
-expect 0 "^| portable_16way | [^|]* | [^|]* | [^|]* | [^|]* | \([0-9][0-9]*\|n/a\) | [0-9.]* | [^|]* |\$" \
+expect 0 "^| portable_16way | [^|]* | [^|]* | [^|]* | [^|]* | \([0-9][0-9]*\|n/a\) |\( [0-9.]*% [LT] |\)\{0,1\} [0-9.]* | [^|]* |\$" \
   "bench: ... with a number on each measured row" -- cat "$tmp/units.md"
+# Lane rows say how close they run to the vector unit's floor: the larger of
+# their counted operations x the measured issue interval (T) and their longest
+# chain x the measured latency (L), over their cycles. portable_16way runs
+# everywhere; where no width is measured (no x86-64 TSC) the header says so.
+if grep -q "^Lane floor: not measured" "$tmp/units.md"; then
+  expect 0 "^| portable_16way | [^|]* | [^|]* | [^|]* | [^|]* | [^|]* | [0-9.]* |" \
+    "bench: no lane floor measured, so no floor% on the lane rows" -- cat "$tmp/units.md"
+else
+  expect 0 "^Lane floor: 128-bit: [0-9.]* cycles a dependent operation, one every [0-9.]* in a round's mix" \
+    "bench: the header gives the vector unit's latency and interval by register width" -- cat "$tmp/units.md"
+  expect 0 "^| portable_16way | [^|]* | [^|]* | [^|]* | [^|]* | [0-9]* | [0-9.]*% [LT] |" \
+    "bench: ... with a percentage and its bound on the lane rows" -- cat "$tmp/units.md"
+  expect 0 '"floor_bound": "\(latency\|throughput\)"' "bench: ... and the JSON says which bound" -- cat "$tmp/units.json"
+  if command -v python3 > /dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
+    expect 0 "json ok" "bench: ... floor_pct = max(ops x interval, chain x latency) / cycles per unit" -- \
+      python3 "$TOP_SRCDIR/src/test/bench_output_check.py" json "$tmp/units.json" --rounds=1 --mode=measured
+  fi
+fi
 expect nonzero "matches no benchmark" "bench: a filter matching nothing is an error" -- "$B" -filter=nothing-matches-this
 
 # Output files: refused before any benchmark runs, never half-written.
@@ -331,7 +349,7 @@ if command -v python3 >/dev/null && [ -n "${TOP_SRCDIR:-}" ]; then
   "$B" -filter=SHA256_64B/ -rounds=1 -min-time=5 -threads=2 -output-json="$tmp/t.json" -output-csv="$tmp/t.csv" > /dev/null 2>&1
   expect 0 "csv ok" "bench: -threads=2 CSV has the JSON's threads, aggregate MB/s and efficiency" -- \
     python3 "$C" csv "$tmp/t.csv" "$tmp/t.json"
-  expect 0 ',2,[0-9.][0-9.]*,[0-9.][0-9.]*,"",,,,$' "bench: ... filled in on measured rows" -- cat "$tmp/t.csv"
+  expect 0 ',2,[0-9.][0-9.]*,[0-9.][0-9.]*,"",,,,,,,,$' "bench: ... filled in on measured rows" -- cat "$tmp/t.csv"
   expect 0 "json ok" "bench: cycles per input, transaction or hash are cycles per op / units per op" -- \
     python3 "$C" json "$tmp/units.json" --rounds=1 --mode=measured
   expect 0 "csv ok" "bench: ... and the CSV has the JSON's unit and cycles per unit" -- python3 "$C" csv "$tmp/units.csv" "$tmp/units.json"
