@@ -41,6 +41,12 @@ size_t sha256::kernel::avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_j
     return Jobs<Avx512>(lane, job, njobs);
 }
 
+void sha256::kernel::avx512_32way_d64(unsigned char* out, const unsigned char* in)
+{
+    D64TwoSets<Avx512, Avx512x2>(out, in);
+    _mm256_zeroupper();
+}
+
 void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in)
 {
     Hash32<Avx512x2>(out, in);
@@ -58,6 +64,13 @@ sha256::kernel::OpCount sha256::kernel::avx512_16way_count(Shape shape)
 
 sha256::kernel::OpCount sha256::kernel::avx512_32way_count(Shape shape)
 {
+    // Its D64 is a function of its own (D64TwoSets), counted as it runs.
+    using sha256::lanes::Counting;
+    if (shape == Shape::D64) {
+        return sha256::lanes::CountRun([](unsigned char* out, const unsigned char* in) {
+            D64TwoSets<Counting<Avx512, 64>, Counting<Avx512x2, 64>>(out, in);
+        }, 32, 64);
+    }
     return sha256::lanes::Count<Avx512x2, 64>(shape);
 }
 #endif

@@ -182,6 +182,7 @@ OpCount avx2_8way_intrinsics_count(Shape shape);
 void avx512_16way_d64(unsigned char* out, const unsigned char* in);
 void avx512_16way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
+void avx512_32way_d64(unsigned char* out, const unsigned char* in);
 void avx512_32way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 OpCount avx512_16way_count(Shape shape);
@@ -305,6 +306,7 @@ inline constexpr Kernel KERNELS[] = {
     MakeHash("avx512_16way", "sha256_avx512.cpp", S::D64, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_d64), SHA256_X86(avx512_16way_count)),
     MakeHash("avx512_16way", "sha256_avx512.cpp", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32), SHA256_X86(avx512_16way_count)),
     MakeJobs("avx512_16way", "sha256_avx512.cpp", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs), SHA256_X86(avx512_16way_count)),
+    MakeHash("avx512_32way", "sha256_avx512.cpp", S::D64, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_d64), SHA256_X86(avx512_32way_count)),
     MakeHash("avx512_32way", "sha256_avx512.cpp", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32), SHA256_X86(avx512_32way_count)),
     MakeJobs("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs), SHA256_X86(avx512_32way_count)),
 

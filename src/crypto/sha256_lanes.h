@@ -235,7 +235,13 @@ struct Lanes {
         for (int j = 0; j < 8; ++j) s[j] = C(IV[j]);
         Compress(s, w, side, 0);
 
-        // Block 2: the padding, every W+K a constant.
+        PaddingBlock(s, side);
+    }
+
+    //! Block 2 of a 64-byte message: the padding, every W+K a constant.
+    template <class Side>
+    static SHA256_LANES_BLOCK void PaddingBlock(V* s, Side& side)
+    {
         V t[8];
         for (int j = 0; j < 8; ++j) t[j] = s[j];
 #pragma GCC unroll 8
@@ -245,6 +251,28 @@ struct Lanes {
             for (int j = 0; j < 8; ++j) kw[j] = T(PAD64_KW.v, i + j);
             Round8(t, kw, side, 64 + i);
         }
+        for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
+    }
+
+    //! A block's 64 W+K from its 16 words w (overwritten), into kw[stride * i]:
+    //! the schedule ahead of the rounds, in memory, so that rounds of several
+    //! register sets need only their states in registers.
+    static SHA256_LANES_BLOCK void ScheduleKW(V* kw, int stride, V* w)
+    {
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i) kw[stride * i] = Add(w[i], T(K, i));
+#pragma GCC unroll 48
+        for (int i = 16; i < 64; ++i) kw[stride * i] = Add(Expand(w, i), T(K, i));
+    }
+
+    //! s += 64 rounds of s with the W+K of kw[0..63].
+    static SHA256_LANES_BLOCK void RoundsKW(V* s, const V* kw)
+    {
+        NoSide none;
+        V t[8];
+        for (int j = 0; j < 8; ++j) t[j] = s[j];
+#pragma GCC unroll 8
+        for (int i = 0; i < 64; i += 8) Round8(t, kw + i, none, i);
         for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
     }
 

@@ -75,6 +75,100 @@ struct Avx512x2 : sha256::lanes::LanesBase<Avx512x2> {
     }
 };
 
+// SHA256D64 of 32 inputs on two register sets. Where one register set's
+// rounds are one chain the vector unit waits on (the lane floor's L), two
+// interleaved sets halve the chain per input; but two sets' states and
+// message schedule windows do not fit 32 registers. So each block's W+K is
+// computed ahead into memory, one set at a time (its window in registers),
+// and the rounds of both sets run on their states alone, W+K a memory operand.
+// Unrolled whole, the code would not fit the instruction caches: the rounds
+// are a loop of eight, the schedule a loop of sixteen words.
+
+// Set k of a word of both sets (the counting class's words have no halves).
+SHA256_LANES_INLINE Z Half(const Pair& v, int k) { return k ? v.hi : v.lo; }
+template <class V>
+SHA256_LANES_INLINE V Half(const V& v, int) { return v; }
+SHA256_LANES_INLINE void SetHalf(Pair& v, int k, Z x) { (k ? v.hi : v.lo) = x; }
+template <class V>
+SHA256_LANES_INLINE void SetHalf(V& v, int, V x) { v = x; }
+
+//! Set k's W+K of a block from its 16 words w (overwritten) into kw[0..63].
+template <class One, class V2>
+SHA256_LANES_INLINE void ScheduleOneSet(V2* kw, int k, typename One::V* w)
+{
+    using A = sha256::lanes::Lanes<One>;
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) SetHalf(kw[i], k, One::Add(w[i], One::Table(sha256::lanes::K, i)));
+#pragma GCC unroll 1
+    for (int b = 16; b < 64; b += 16) {
+        // Word i from word i - 2 in three dependent operations (sigma1's
+        // rotate and xor, then one add: the other three terms are summed
+        // beside them), where the rounds' order takes four: the schedule
+        // alone is one such chain for the even words and one for the odd.
+        // A word's window slots depend on its index modulo 16 only.
+#pragma GCC unroll 16
+        for (int j = 0; j < 16; ++j) {
+            auto& x = w[j];
+            x = One::Add(A::sigma1(w[(j + 14) & 15]), One::Add(One::Add(w[(j + 9) & 15], A::sigma0(w[(j + 1) & 15])), x));
+            SetHalf(kw[b + j], k, One::Add(x, One::Table(sha256::lanes::K, b + j)));
+        }
+    }
+}
+
+//! s += 64 rounds of both sets with the W+K of kw[0..63].
+template <class Two>
+SHA256_LANES_INLINE void RoundsTwoSets(typename Two::V* s, const typename Two::V* kw)
+{
+    sha256::lanes::NoSide none;
+    typename Two::V t[8];
+    for (int j = 0; j < 8; ++j) t[j] = s[j];
+#pragma GCC unroll 1
+    for (int i = 0; i < 64; i += 8) sha256::lanes::Lanes<Two>::Round8(t, kw + i, none, i);
+    for (int j = 0; j < 8; ++j) s[j] = Two::Add(s[j], t[j]);
+}
+
+//! out[32 * i..] = SHA256D64 of in[64 * i..] for i < 32: One is a set's lanes
+//! class, Two the pair's (Avx512, Avx512x2; or the counting classes of
+//! sha256_lanes_count.h, whose words are both).
+template <class One, class Two>
+SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
+{
+    using V1 = typename One::V;
+    using V2 = typename Two::V;
+    alignas(64) V2 kw[64];
+    V1 w[16];
+    V2 s[8];
+    // Block 1: the inputs.
+    One::LoadContiguous(w, in);
+    ScheduleOneSet<One>(kw, 0, w);
+    One::LoadContiguous(w, in + 64 * 16);
+    ScheduleOneSet<One>(kw, 1, w);
+    for (int j = 0; j < 8; ++j) s[j] = Two::Set1(sha256::constants::IV[j]);
+    RoundsTwoSets<Two>(s, kw);
+    // Block 2: the padding, every W+K a constant (the same for both sets).
+#pragma GCC unroll 1
+    for (int i = 0; i < 64; ++i) kw[i] = Two::Table(sha256::lanes::PAD64_KW.v, i);
+    RoundsTwoSets<Two>(s, kw);
+    // The second hash: the digest and its fixed padding words. The digest
+    // goes through memory, so that no state is held in registers while a
+    // set's schedule needs them.
+    alignas(64) V1 digest[16];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) digest[j] = Half(s[j], 0), digest[8 + j] = Half(s[j], 1);
+    __asm__("" : "+m"(digest));
+#pragma GCC unroll 1
+    for (int k = 0; k < 2; ++k) {
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j) w[j] = digest[8 * k + j];
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j) w[8 + j] = One::Set1(sha256::lanes::PAD32[j]);
+        ScheduleOneSet<One>(kw, k, w);
+    }
+    for (int j = 0; j < 8; ++j) s[j] = Two::Set1(sha256::constants::IV[j]);
+    RoundsTwoSets<Two>(s, kw);
+    Two::StoreContiguous(out, s);
+}
+
 // The few steps that differ between one register a word and two, by the word's type.
 SHA256_LANES_INLINE void Load(Z& v, const uint32_t* p) { v = _mm512_load_si512(p); }
 SHA256_LANES_INLINE void Load(Pair& v, const uint32_t* p) { v = {_mm512_load_si512(p), _mm512_load_si512(p + 16)}; }

@@ -53,6 +53,16 @@ struct Ready {
     double at;
 };
 
+// The count so far, shared by every counting class (a kernel may use two).
+struct Tally {
+    double ops{0}, chain{0};
+};
+inline Tally& Counted()
+{
+    thread_local Tally t;
+    return t;
+}
+
 // The lanes class that counts: L's width and round form, L's choice of
 // primitives. REGISTER_BYTES: the widest vector register of the kernel's file.
 template <class L, int REGISTER_BYTES>
@@ -64,18 +74,10 @@ struct Counting : LanesBase<Counting<L, REGISTER_BYTES>> {
     //! Instructions for one operation on a word of every lane.
     static constexpr int REGISTERS = (sizeof(typename L::V) + REGISTER_BYTES - 1) / REGISTER_BYTES;
 
-    struct Tally {
-        double ops{0}, chain{0};
-    };
-    static Tally& Now()
-    {
-        thread_local Tally t;
-        return t;
-    }
     static V Op(double after)
     {
-        Now().ops += REGISTERS;
-        if (after + 1 > Now().chain) Now().chain = after + 1;
+        Counted().ops += REGISTERS;
+        if (after + 1 > Counted().chain) Counted().chain = after + 1;
         return {after + 1};
     }
     static double Max(V a, V b) { return a.at > b.at ? a.at : b.at; }
@@ -119,6 +121,18 @@ struct Counting : LanesBase<Counting<L, REGISTER_BYTES>> {
     static void StoreContiguous(unsigned char*, const V*) {}
 };
 
+//! The operations and longest chain of run(in), a kernel's code on counting
+//! classes, for `ways` inputs; `in` is never read (the counting classes load nothing).
+template <class Run>
+kernel::OpCount CountRun(Run run, int ways, int register_bytes)
+{
+    static const unsigned char in[64 * 64] = {};
+    unsigned char out[32 * 64];
+    Counted() = {};
+    run(out, in);
+    return {Counted().ops, Counted().chain, ways, register_bytes};
+}
+
 //! A call's operations and longest chain: D64 of N inputs, Hash32 of N
 //! digests, or one block of N lanes (Lanes and Jobs kernels).
 template <class L, int REGISTER_BYTES>
@@ -126,20 +140,21 @@ kernel::OpCount Count(kernel::Shape shape)
 {
     using C = Counting<L, REGISTER_BYTES>;
     using A = Lanes<C>;
-    C::Now() = {};
+    if (shape == kernel::Shape::D64) {
+        return CountRun([](unsigned char* out, const unsigned char* in) { A::D64(out, in); }, L::N, REGISTER_BYTES);
+    }
+    Counted() = {};
     Ready s[8], w[16];
     for (Ready& x : s) x = {0};
     for (Ready& x : w) x = {0};
-    if (shape == kernel::Shape::D64) {
-        A::D64(nullptr, nullptr);
-    } else if (shape == kernel::Shape::Hash32) {
+    if (shape == kernel::Shape::Hash32) {
         A::Hash32(s, w);
     } else if (shape == kernel::Shape::Lanes || shape == kernel::Shape::Jobs) {
         A::Compress(s, w);
     } else {
         return {};
     }
-    return {C::Now().ops, C::Now().chain, L::N, REGISTER_BYTES};
+    return {Counted().ops, Counted().chain, L::N, REGISTER_BYTES};
 }
 
 } // namespace

@@ -48,6 +48,13 @@ constexpr D64Row FromD64Kernels(const char* name, const char* technique)
 // the portable 1-way one, so SHA256D64 can always finish.
 constexpr D64Row ROWS[] = {
     FromD64Kernels("avx512_16way", "AVX-512 16 lanes (vprord, vpternlogd), padding schedules precomputed"),
+    // Two register sets of lanes halve each input's share of the rounds'
+    // chain of dependent operations, which binds where the vector unit works
+    // on several 512-bit adds at once: then ahead of the AVX-512 rows with one
+    // (a decision from the measured runs of doc/results/, doc/d64.md).
+    registry::Leading(FromD64Kernels("avx512_32way",
+                                     "AVX-512 32 lanes in two register sets, each block's W+K computed ahead into memory"),
+                      {cpu::Probe::Avx512AddDepth, 4.0, kernel::AVX512_NEEDS, 1}),
     FromD64Kernels("shani_2way", "SHA-NI, two interleaved streams, padding block W+K precomputed"),
     StreamsLeading(FromD64Kernels("shani_4way", "SHA-NI, four interleaved streams, every state in registers, padding block W+K precomputed"), 2),
     FromD64Kernels("shani", "SHA-NI, one input at a time"),
