@@ -145,10 +145,21 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
     ScheduleOneSet<One>(kw, 1, w);
     for (int j = 0; j < 8; ++j) s[j] = Two::Set1(sha256::constants::IV[j]);
     RoundsTwoSets<Two>(s, kw);
-    // Block 2: the padding, every W+K a constant (the same for both sets).
+    // Block 2: the padding, every W+K a constant (the same for both sets),
+    // broadcast eight rounds at a time.
+    {
+        sha256::lanes::NoSide none;
+        V2 t[8];
+        for (int j = 0; j < 8; ++j) t[j] = s[j];
 #pragma GCC unroll 1
-    for (int i = 0; i < 64; ++i) kw[i] = Two::Table(sha256::lanes::PAD64_KW.v, i);
-    RoundsTwoSets<Two>(s, kw);
+        for (int i = 0; i < 64; i += 8) {
+            V2 k[8];
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; ++j) k[j] = Two::Table(sha256::lanes::PAD64_KW.v, i + j);
+            sha256::lanes::Lanes<Two>::Round8(t, k, none, i);
+        }
+        for (int j = 0; j < 8; ++j) s[j] = Two::Add(s[j], t[j]);
+    }
     // The second hash: the digest and its fixed padding words. The digest
     // goes through memory, so that no state is held in registers while a
     // set's schedule needs them.
