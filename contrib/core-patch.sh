@@ -13,7 +13,8 @@
 # that contrib/core-export.py writes from this tree's kernels (or --kernels=DIR).
 #
 # --ab also builds Core unpatched (BASE) and patched (HEAD) with its own CMake
-# (bench only), each once, cached by the git tree id of its sources, then runs
+# (bench only), each once, cached by the git tree id of its sources (the
+# cache of build-aux/build-cache.sh, as contrib/bench-compare.sh), then runs
 # Core's bench_bitcoin on every benchmark the series touches: the hashes
 # (SHA256D64_1024_AVX2, SHA256D64_1024_SHANI, MerkleRoot, and
 # SHA256D64_1024_AVX512: where only HEAD has it, compared with BASE's AVX2 row)
@@ -420,7 +421,11 @@ mkdir -p "$cache" || die "cannot create the cache directory $cache"
 cache=$(cd "$cache" && pwd)
 . "$top/build-aux/progress.sh"
 . "$top/build-aux/ab-pairs.sh"
+# shellcheck source=build-aux/build-cache.sh disable=SC1091
+. "$top/build-aux/build-cache.sh"
 PROGRESS_PREFIX="$me: "
+# shellcheck disable=SC2034 # read by build_cache
+BUILD_CACHE_PREFIX="$me: "
 cmake_args="-DBUILD_BENCH=ON -DBUILD_TESTS=OFF -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TX=OFF -DBUILD_UTIL=OFF
  -DBUILD_BITCOIN_BIN=OFF -DENABLE_WALLET=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_GUI=OFF -DENABLE_IPC=OFF -DWITH_ZMQ=OFF
  -DENABLE_EXTERNAL_SIGNER=OFF -DWITH_CCACHE=OFF"
@@ -428,15 +433,21 @@ compiler=$(c++ --version 2> /dev/null | head -1)
 cfg_key=$(printf '%s\n%s\n' "$cmake_args" "$compiler" | sha256sum | cut -c1-8)
 gen=
 command -v ninja > /dev/null 2>&1 && gen="-G Ninja"
-# build <commit> <BASE|HEAD>: sets bin.
+# build <commit> <BASE|HEAD>: sets bin. The cache (build-aux/build-cache.sh)
+# reuses a complete build of that commit's tree, else builds it with
+# build_into and publishes it; its stamp is the key in full (the tree id and
+# what cfg_key hashes).
 build() {
-  t=$(g rev-parse "$1^{tree}")
-  dir=$cache/$t-$cfg_key
-  bin=$dir/build/bin/bench_bitcoin
-  log=$dir/build.log
-  if [ -f "$dir/built" ] && [ -x "$bin" ]; then say "$2: cached build $dir"; return 0; fi
-  rm -rf "$dir"; mkdir -p "$dir/src" || die "cannot create $dir"
-  : > "$log"
+  t=$(g rev-parse "$1^{tree}") || die "$2: cannot read the tree of $1"
+  build_cache "$cache" "$t-$cfg_key" "$(printf 'tree: %s\n%s\n%s' "$t" "$cmake_args" "$compiler")" build/bin/bench_bitcoin \
+    "$2" build_into "$1" "$2" || exit 2
+  bin=$cache/$t-$cfg_key/build/bin/bench_bitcoin
+}
+# shellcheck disable=SC2317 # called by build_cache
+# build_into <commit> <BASE|HEAD> <dir>: that commit's sources exported to dir/src, built in dir/build (log: dir/build.log).
+build_into() {
+  dir=$3 log=$3/build.log
+  mkdir -p "$dir/src" || die "cannot create $dir"
   say "$2: building Core in $dir (log: $log)"
   g archive --format=tar "$1" | tar -x -C "$dir/src" || die "$2: cannot export the sources to $dir/src"
   # shellcheck disable=SC2086
@@ -444,8 +455,6 @@ build() {
     || die "$2: Core's CMake configure failed; log: $log"
   progress_run "$2 build bench_bitcoin" "$log" cmake --build "$dir/build" -j"$jobs" --target bench_bitcoin >&2 \
     || die "$2: Core's build failed; log: $log"
-  [ -x "$bin" ] || die "$2: the build finished but $bin is missing; log: $log"
-  : > "$dir/built"
 }
 first=$(printf '%s\n' "$series" | awk 'NR == 1 { print $1 }')
 last=$(printf '%s\n' "$series" | awk '{ n = $1 } END { print n }')
