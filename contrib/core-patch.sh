@@ -8,8 +8,8 @@
 # tarball). It is never modified: the series is built on a scratch copy.
 # --out=DIR receives the series as `git format-patch` files (one capability a
 # patch, Core-style commit messages) that `git am` applies to that tree; it
-# must not exist or be empty. The series (contrib/core-patch/series) is the
-# Core-side glue kept in contrib/core-patch/NAME.patch plus the kernel files
+# must not exist or be empty. The series (contrib/core-series/series) is the
+# Core-side glue kept in contrib/core-series/NAME.patch plus the kernel files
 # that contrib/core-export.py writes from this tree's kernels (or --kernels=DIR).
 #
 # --ab also builds Core unpatched (BASE) and patched (HEAD) with its own CMake
@@ -34,11 +34,11 @@
 # claims (SHA256D64_1024_SHANI without "x86_shani(", _AVX512 without
 # "avx512(16way)", _AVX2 without "avx2(8way)": a CPU without the feature, where
 # Core falls back silently) is not compared: the table lists it as not run, with
-# that string (contrib/core-patch/core_bench_json.py).
+# that string (contrib/core-series/core_bench_json.py).
 #
 # --profile builds the same two sides and runs each block benchmark once a side
 # under `perf record -e cpu-clock --call-graph dwarf`, then prints where the
-# time goes (contrib/core-patch/core_profile.py): the share of SHA-256 by caller
+# time goes (contrib/core-series/core_profile.py): the share of SHA-256 by caller
 # (transaction hashing, Merkle roots, other) and the rest, BASE beside HEAD, in
 # OUT/profile.md (the perf data in OUT/profile-runs/). Needs perf (Debian's
 # linux-perf) allowed to sample (root, or kernel.perf_event_paranoid <= 2).
@@ -48,7 +48,7 @@
 #                    run contrib/core-export.py
 #   --from=NAME      start the series at its patch NAME, for a Core tree that
 #                    already has the patches before it (with --ab: the A/B of
-#                    that patch and those after it); names: contrib/core-patch/series
+#                    that patch and those after it); names: contrib/core-series/series
 #   --to=NAME        end the series at its patch NAME (with --ab: the patches
 #                    up to it against the tree given; --from=NAME --to=NAME:
 #                    that one patch's A/B, as when a row moves and the series
@@ -82,7 +82,7 @@ die() { echo "$me: $*" >&2; exit 2; }
 say() { echo "$me: $*" >&2; }
 script_dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$script_dir/.." && pwd)
-pd=$script_dir/core-patch
+pd=$script_dir/core-series
 
 core= out= ab=no profile=no pairs= min_time=500 kernels= cache= jobs= threshold= from= to=
 ab_only=     # options given that only --ab uses
@@ -349,8 +349,8 @@ printf '%s\n' "$series" | while read -r name ks; do
   p=$pd/$name.patch
   if ! g apply --check "$p" 2> "$work/apply.err" && through=$(carried_through "$name"); then
     # The tree already carries this patch (and maybe those after it).
-    if [ "$through" = "$name" ]; then what="contrib/core-patch/$name.patch (it applies in reverse)"
-    else what="contrib/core-patch/$name.patch through $through.patch (they apply in reverse, last first)"; fi
+    if [ "$through" = "$name" ]; then what="contrib/core-series/$name.patch (it applies in reverse)"
+    else what="contrib/core-series/$name.patch through $through.patch (they apply in reverse, last first)"; fi
     next=$(printf '%s\n' $names | awk -v n="$through" 'f { print; exit } $1 == n { f = 1 }')
     if [ -n "$next" ]; then hint="start after it with --from=$next"; else hint="the series ends there: nothing is left to apply"; fi
     echo "$me: $core already carries $what: $hint; nothing was written to --out" >&2
@@ -361,9 +361,9 @@ printf '%s\n' "$series" | while read -r name ks; do
     if [ -n "$where" ]; then
       f=${where% *}; l=${where##* }
       h=$(hunk_of "$p" "$f" "$l")
-      echo "$me: contrib/core-patch/$name.patch does not apply to $core: $f, ${h:-the hunk at line $l}" >&2
+      echo "$me: contrib/core-series/$name.patch does not apply to $core: $f, ${h:-the hunk at line $l}" >&2
     else
-      echo "$me: contrib/core-patch/$name.patch does not apply to $core: $(grep . "$work/apply.err" | head -1 | sed 's/^error: //')" >&2
+      echo "$me: contrib/core-series/$name.patch does not apply to $core: $(grep . "$work/apply.err" | head -1 | sed 's/^error: //')" >&2
     fi
     sed 's/^/  git apply: /' "$work/apply.err" | head -6 >&2
     echo "$me: nothing was written to --out; $core is untouched" >&2
@@ -379,7 +379,7 @@ printf '%s\n' "$series" | while read -r name ks; do
   else
     measured=$work/unmeasured
     printf '%s\n' "Measured: not yet (contrib/core-patch.sh --ab, recorded in" \
-      "sha256bench's contrib/core-patch/$name.measured.md; see its doc/upstream.md)." > "$measured"
+      "sha256bench's contrib/core-series/$name.measured.md; see its doc/upstream.md)." > "$measured"
   fi
   awk -v m="$measured" '
     $0 == "@MEASURED@" { while ((getline line < m) > 0) print line; next }
