@@ -18,24 +18,24 @@
 #   the same transactions, txids, wtxids, Merkle roots, exceptions and stream
 #   positions for Core's bench block, segwit-era, synthetic and malformed blocks,
 #   natively and under the two qemu models, and no partial block after an error.
-# Ends with "core-patch: N passed, M failed" (every PASS of core_check counts).
-#   ci/core-patch.sh [--work=DIR] [--tarball=FILE]   (default build-test/core-patch)
+# Ends with "core-series: N passed, M failed" (every PASS of core_check counts).
+#   ci/core-series.sh [--work=DIR] [--tarball=FILE]   (default build-test/core-series)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-work=$top/build-test/core-patch
+work=$top/build-test/core-series
 tarball=${CORE_TARBALL:-$top/../shared/peers/bitcoin-core-e3f416dbf7.tar.gz}
 for a in "$@"; do
   case "$a" in
     --work=*) work=${a#--work=} ;;
     --tarball=*) tarball=${a#--tarball=} ;;
-    *) echo "ci/core-patch.sh: unknown argument '$a' (expected --work=DIR, --tarball=FILE)" >&2; exit 2 ;;
+    *) echo "ci/core-series.sh: unknown argument '$a' (expected --work=DIR, --tarball=FILE)" >&2; exit 2 ;;
   esac
 done
 passed=0
 failed=0
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
-finish() { echo "core-patch: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+finish() { echo "core-series: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
 secs() { echo $(( $(date +%s) - $1 )); }
 
 if [ ! -f "$tarball" ]; then fail "Core tarball" "$tarball not found (shared/peers/ beside the checkout)"; finish; fi
