@@ -4,7 +4,7 @@
 # then builds and tests every configuration a reviewer relies on, all under
 # build-test/ (logs in build-test/logs/), ending with "N passed, N failed":
 #   contrib tools' tests (check-order.py, compare.py); bench-compare.sh's honesty checks (ab-honesty.sh)
-#   the Bitcoin Core patch series (ci/core-patch.sh: applied to ../shared/peers' Core, Core's CMake, core_check)
+#   the Bitcoin Core patch series (ci/core-series.sh: applied to ../shared/peers' Core, Core's CMake, core_check)
 #   yasm build: make check (NIST + checkasm + CLI + qemu CPU models), bench -sanity-check, make distcheck;
 #     the D64, multi-buffer and Merkle tests again with each preference order (SHA256BENCH_SHANI_OVERLAP,
 #     SHA256BENCH_AVX512_ADD_DEPTH)
@@ -239,11 +239,11 @@ run "ab-honesty" "$logdir/ab-honesty.log" sh "$src/contrib/test/ab-honesty.sh" -
 grep -E "^ab-honesty: (PASS|FAIL)|^  " "$logdir/ab-honesty.log" | cut -c1-200 | sed 's/^/    /'
 record_counts "bench-compare.sh honesty (contrib/test/ab-honesty.sh)" "$logdir/ab-honesty.log" ab-honesty $rc
 
-echo "== Bitcoin Core patch series (ci/core-patch.sh): apply, Core's CMake, core_check native and under qemu"
-run "core-patch" "$logdir/core-patch.log" bash "$src/ci/core-patch.sh" --work="$bt/core-patch" \
+echo "== Bitcoin Core patch series (ci/core-series.sh): apply, Core's CMake, core_check native and under qemu"
+run "core-series" "$logdir/core-series.log" bash "$src/ci/core-series.sh" --work="$bt/core-series" \
   --tarball="$top/../shared/peers/bitcoin-core-e3f416dbf7.tar.gz"; rc=$?
-grep -E "^(PASS|FAIL|NOTE)|^  " "$logdir/core-patch.log" | cut -c1-200 | sed 's/^/    /'
-record_counts "Core patch series (ci/core-patch.sh)" "$logdir/core-patch.log" core-patch $rc
+grep -E "^(PASS|FAIL|NOTE)|^  " "$logdir/core-series.log" | cut -c1-200 | sed 's/^/    /'
+record_counts "Core patch series (ci/core-series.sh)" "$logdir/core-series.log" core-series $rc
 
 # The test-only rows are built here too: the proof that adding a row is three
 # lines must hold with g++ (the default compiler) as well as with clang++ below.

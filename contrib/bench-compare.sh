@@ -15,7 +15,10 @@
 # environment configure reads (CC, CXX, CPPFLAGS, CXXFLAGS, LDFLAGS) and the
 # --version of the C and C++ compilers they name: a build made with another
 # compiler or flags is never reused. A second comparison reuses the build.
-# Nothing needs the network.
+# The cache is build-aux/build-cache.sh's: a build is made in DIR.partial and
+# becomes DIR only once complete, so an interrupted one is never reused, and a
+# run that finds another building the same revision waits for it and reuses
+# its build. Nothing needs the network.
 #
 # Then the two bench_bitcoin binaries run alternately in K pairs, in ABBA order
 # (BASE HEAD, HEAD BASE, BASE HEAD, ...), with the same options, each run
@@ -174,6 +177,7 @@ fi
 # step <what> <log> <command...>: output appended to the log, a line every 30 s.
 . "$script_dir/../build-aux/progress.sh"
 PROGRESS_PREFIX="$me: "
+# shellcheck disable=SC2317 # called by build_into, which build_cache calls
 step() { progress_run "$@" >&2; }
 
 # resolve <rev> -> key and describe (for .source-commit); WORKTREE -> a tree id of its contents.
@@ -198,20 +202,26 @@ resolve() {
   fi
 }
 
-# build <BASE|HEAD>: from that side's resolved key, treeish, describe and label; sets bin to its bench_bitcoin.
+# build <BASE|HEAD>: from that side's resolved key, treeish, describe and label;
+# sets bin to its bench_bitcoin. The cache (build-aux/build-cache.sh) reuses a
+# complete build of the key, else builds it with build_into and publishes it;
+# its stamp is the key in full (the revision and what cfg_key hashes).
+# shellcheck source=build-aux/build-cache.sh disable=SC1091
+. "$script_dir/../build-aux/build-cache.sh"
+# shellcheck disable=SC2034 # read by build_cache
+BUILD_CACHE_PREFIX="$me: "
 build() {
   if [ "$1" = BASE ]; then key=$BASE_key treeish=$BASE_treeish describe=$BASE_describe label=$BASE_label
   else key=$HEAD_key treeish=$HEAD_treeish describe=$HEAD_describe label=$HEAD_label; fi
-  dir="$cache/$key"
-  bin="$dir/build/src/bench/bench_bitcoin"
-  log="$dir/build.log"
-  if [ -f "$dir/built" ] && [ -x "$bin" ]; then
-    say "$1 $label: cached build $dir"
-    return 0
-  fi
-  rm -rf "$dir"
+  build_cache "$cache" "$key" "$(printf 'source: %s\n%s' "$treeish" "$key_text")" build/src/bench/bench_bitcoin \
+    "$1 $label" build_into "$1" || exit 2
+  bin="$cache/$key/build/src/bench/bench_bitcoin"
+}
+# shellcheck disable=SC2317 # called by build_cache
+# build_into <BASE|HEAD> <dir>: that side's sources exported to dir/src, built in dir/build (log: dir/build.log).
+build_into() {
+  dir=$2 log=$2/build.log
   mkdir -p "$dir/src" "$dir/build" || die "cannot create $dir"
-  : > "$log"
   say "$1 $label: building in $dir (log: $log)"
   git -C "$repo" archive --format=tar "$treeish" | tar -x -C "$dir/src" 2>> "$log" \
     || die "$1 $label: git archive failed (log: $log)"
@@ -224,10 +234,7 @@ build() {
     || die "$1 $label failed to configure; log: $log"
   step "$1 make" "$log" make -C "$dir/build/src" -j"$jobs" bench/bench_bitcoin \
     || die "$1 $label failed to build; log: $log"
-  [ -x "$bin" ] || die "$1 $label: build finished but $bin is missing; log: $log"
   printf '%s\n' "$key_text" > "$dir/build-key.txt"
-  : > "$dir/built"
-  say "$1 $label: built"
 }
 
 # Both revisions and every directory are checked before anything is built: a

@@ -8,12 +8,13 @@
 # tarball). It is never modified: the series is built on a scratch copy.
 # --out=DIR receives the series as `git format-patch` files (one capability a
 # patch, Core-style commit messages) that `git am` applies to that tree; it
-# must not exist or be empty. The series (contrib/core-patch/series) is the
-# Core-side glue kept in contrib/core-patch/NAME.patch plus the kernel files
+# must not exist or be empty. The series (contrib/core-series/series) is the
+# Core-side glue kept in contrib/core-series/NAME.patch plus the kernel files
 # that contrib/core-export.py writes from this tree's kernels (or --kernels=DIR).
 #
 # --ab also builds Core unpatched (BASE) and patched (HEAD) with its own CMake
-# (bench only), each once, cached by the git tree id of its sources, then runs
+# (bench only), each once, cached by the git tree id of its sources (the
+# cache of build-aux/build-cache.sh, as contrib/bench-compare.sh), then runs
 # Core's bench_bitcoin on every benchmark the series touches: the hashes
 # (SHA256D64_1024_AVX2, SHA256D64_1024_SHANI, MerkleRoot, and
 # SHA256D64_1024_AVX512: where only HEAD has it, compared with BASE's AVX2 row)
@@ -33,11 +34,11 @@
 # claims (SHA256D64_1024_SHANI without "x86_shani(", _AVX512 without
 # "avx512(16way)", _AVX2 without "avx2(8way)": a CPU without the feature, where
 # Core falls back silently) is not compared: the table lists it as not run, with
-# that string (contrib/core-patch/core_bench_json.py).
+# that string (contrib/core-series/core_bench_json.py).
 #
 # --profile builds the same two sides and runs each block benchmark once a side
 # under `perf record -e cpu-clock --call-graph dwarf`, then prints where the
-# time goes (contrib/core-patch/core_profile.py): the share of SHA-256 by caller
+# time goes (contrib/core-series/core_profile.py): the share of SHA-256 by caller
 # (transaction hashing, Merkle roots, other) and the rest, BASE beside HEAD, in
 # OUT/profile.md (the perf data in OUT/profile-runs/). Needs perf (Debian's
 # linux-perf) allowed to sample (root, or kernel.perf_event_paranoid <= 2).
@@ -47,7 +48,7 @@
 #                    run contrib/core-export.py
 #   --from=NAME      start the series at its patch NAME, for a Core tree that
 #                    already has the patches before it (with --ab: the A/B of
-#                    that patch and those after it); names: contrib/core-patch/series
+#                    that patch and those after it); names: contrib/core-series/series
 #   --to=NAME        end the series at its patch NAME (with --ab: the patches
 #                    up to it against the tree given; --from=NAME --to=NAME:
 #                    that one patch's A/B, as when a row moves and the series
@@ -81,7 +82,7 @@ die() { echo "$me: $*" >&2; exit 2; }
 say() { echo "$me: $*" >&2; }
 script_dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$script_dir/.." && pwd)
-pd=$script_dir/core-patch
+pd=$script_dir/core-series
 
 core= out= ab=no profile=no pairs= min_time=500 kernels= cache= jobs= threshold= from= to=
 ab_only=     # options given that only --ab uses
@@ -348,8 +349,8 @@ printf '%s\n' "$series" | while read -r name ks; do
   p=$pd/$name.patch
   if ! g apply --check "$p" 2> "$work/apply.err" && through=$(carried_through "$name"); then
     # The tree already carries this patch (and maybe those after it).
-    if [ "$through" = "$name" ]; then what="contrib/core-patch/$name.patch (it applies in reverse)"
-    else what="contrib/core-patch/$name.patch through $through.patch (they apply in reverse, last first)"; fi
+    if [ "$through" = "$name" ]; then what="contrib/core-series/$name.patch (it applies in reverse)"
+    else what="contrib/core-series/$name.patch through $through.patch (they apply in reverse, last first)"; fi
     next=$(printf '%s\n' $names | awk -v n="$through" 'f { print; exit } $1 == n { f = 1 }')
     if [ -n "$next" ]; then hint="start after it with --from=$next"; else hint="the series ends there: nothing is left to apply"; fi
     echo "$me: $core already carries $what: $hint; nothing was written to --out" >&2
@@ -360,9 +361,9 @@ printf '%s\n' "$series" | while read -r name ks; do
     if [ -n "$where" ]; then
       f=${where% *}; l=${where##* }
       h=$(hunk_of "$p" "$f" "$l")
-      echo "$me: contrib/core-patch/$name.patch does not apply to $core: $f, ${h:-the hunk at line $l}" >&2
+      echo "$me: contrib/core-series/$name.patch does not apply to $core: $f, ${h:-the hunk at line $l}" >&2
     else
-      echo "$me: contrib/core-patch/$name.patch does not apply to $core: $(grep . "$work/apply.err" | head -1 | sed 's/^error: //')" >&2
+      echo "$me: contrib/core-series/$name.patch does not apply to $core: $(grep . "$work/apply.err" | head -1 | sed 's/^error: //')" >&2
     fi
     sed 's/^/  git apply: /' "$work/apply.err" | head -6 >&2
     echo "$me: nothing was written to --out; $core is untouched" >&2
@@ -378,7 +379,7 @@ printf '%s\n' "$series" | while read -r name ks; do
   else
     measured=$work/unmeasured
     printf '%s\n' "Measured: not yet (contrib/core-patch.sh --ab, recorded in" \
-      "sha256bench's contrib/core-patch/$name.measured.md; see its doc/upstream.md)." > "$measured"
+      "sha256bench's contrib/core-series/$name.measured.md; see its doc/upstream.md)." > "$measured"
   fi
   awk -v m="$measured" '
     $0 == "@MEASURED@" { while ((getline line < m) > 0) print line; next }
@@ -420,7 +421,11 @@ mkdir -p "$cache" || die "cannot create the cache directory $cache"
 cache=$(cd "$cache" && pwd)
 . "$top/build-aux/progress.sh"
 . "$top/build-aux/ab-pairs.sh"
+# shellcheck source=build-aux/build-cache.sh disable=SC1091
+. "$top/build-aux/build-cache.sh"
 PROGRESS_PREFIX="$me: "
+# shellcheck disable=SC2034 # read by build_cache
+BUILD_CACHE_PREFIX="$me: "
 cmake_args="-DBUILD_BENCH=ON -DBUILD_TESTS=OFF -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TX=OFF -DBUILD_UTIL=OFF
  -DBUILD_BITCOIN_BIN=OFF -DENABLE_WALLET=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_GUI=OFF -DENABLE_IPC=OFF -DWITH_ZMQ=OFF
  -DENABLE_EXTERNAL_SIGNER=OFF -DWITH_CCACHE=OFF"
@@ -428,15 +433,21 @@ compiler=$(c++ --version 2> /dev/null | head -1)
 cfg_key=$(printf '%s\n%s\n' "$cmake_args" "$compiler" | sha256sum | cut -c1-8)
 gen=
 command -v ninja > /dev/null 2>&1 && gen="-G Ninja"
-# build <commit> <BASE|HEAD>: sets bin.
+# build <commit> <BASE|HEAD>: sets bin. The cache (build-aux/build-cache.sh)
+# reuses a complete build of that commit's tree, else builds it with
+# build_into and publishes it; its stamp is the key in full (the tree id and
+# what cfg_key hashes).
 build() {
-  t=$(g rev-parse "$1^{tree}")
-  dir=$cache/$t-$cfg_key
-  bin=$dir/build/bin/bench_bitcoin
-  log=$dir/build.log
-  if [ -f "$dir/built" ] && [ -x "$bin" ]; then say "$2: cached build $dir"; return 0; fi
-  rm -rf "$dir"; mkdir -p "$dir/src" || die "cannot create $dir"
-  : > "$log"
+  t=$(g rev-parse "$1^{tree}") || die "$2: cannot read the tree of $1"
+  build_cache "$cache" "$t-$cfg_key" "$(printf 'tree: %s\n%s\n%s' "$t" "$cmake_args" "$compiler")" build/bin/bench_bitcoin \
+    "$2" build_into "$1" "$2" || exit 2
+  bin=$cache/$t-$cfg_key/build/bin/bench_bitcoin
+}
+# shellcheck disable=SC2317 # called by build_cache
+# build_into <commit> <BASE|HEAD> <dir>: that commit's sources exported to dir/src, built in dir/build (log: dir/build.log).
+build_into() {
+  dir=$3 log=$3/build.log
+  mkdir -p "$dir/src" || die "cannot create $dir"
   say "$2: building Core in $dir (log: $log)"
   g archive --format=tar "$1" | tar -x -C "$dir/src" || die "$2: cannot export the sources to $dir/src"
   # shellcheck disable=SC2086
@@ -444,8 +455,6 @@ build() {
     || die "$2: Core's CMake configure failed; log: $log"
   progress_run "$2 build bench_bitcoin" "$log" cmake --build "$dir/build" -j"$jobs" --target bench_bitcoin >&2 \
     || die "$2: Core's build failed; log: $log"
-  [ -x "$bin" ] || die "$2: the build finished but $bin is missing; log: $log"
-  : > "$dir/built"
 }
 first=$(printf '%s\n' "$series" | awk 'NR == 1 { print $1 }')
 last=$(printf '%s\n' "$series" | awk '{ n = $1 } END { print n }')

@@ -3,7 +3,7 @@
 """Tests for contrib/check-order.py, contrib/compare.py and contrib/bench-report.sh
 on hand-made bench_bitcoin -output-json files (schema sha256bench-results,
 version 1) and a stand-in bench_bitcoin; for core-patch.sh's A/B rows that did
-not run their kernel (contrib/core-patch/core_bench_json.py on Core-shaped
+not run their kernel (contrib/core-series/core_bench_json.py on Core-shaped
 fixtures) and its refusals on a stand-in Core tree.
 Ends with "tools tests: N passed, M failed"."""
 import copy
@@ -491,7 +491,7 @@ class CoreAbNotRun(ToolCase):
     falls back silently, and bench_bitcoin names what it gave. A row whose string lacks
     what its name claims is "not run" with the reason, never compared (fixtures in
     bench_bitcoin -output-json's shape, as Core writes them; no Core build needed)."""
-    CONVERT = os.path.join(CONTRIB, "core-patch", "core_bench_json.py")
+    CONVERT = os.path.join(CONTRIB, "core-series", "core_bench_json.py")
     ANALYSE = os.path.join(CONTRIB, "bench_compare.py")
     FALLBACK = "sse4(1way),sse41(4way)"  # what qemu -cpu Nehalem gives for every mask
 

@@ -445,6 +445,92 @@ if [ -n "${TOP_SRCDIR:-}" ]; then
   expect 0 "^order: 1base 1head | 2head 2base rc=1$" "ab-pairs: ... and a failing run stops the loop" -- abba 2base
 fi
 
+# The one build cache of the A/B drivers (build-aux/build-cache.sh), with a
+# stand-in build: an entry appears whole or not at all (a killed build, a
+# failed one or one without its artifact leaves none that looks complete, and
+# the next run builds again), a complete entry is reused, a directory at the
+# key with another stamp (a key collision) or none is built again, and two
+# runs building one key at once build it once.
+if [ -n "${TOP_SRCDIR:-}" ] && command -v flock > /dev/null && command -v setsid > /dev/null; then
+  bcr=$tmp/bcache
+  mkdir -p "$bcr"
+  # bc.sh <key> <stamp> <how>: build_cache under $bcr with a stand-in build
+  # that appends "<key> <how>" to $bcr/builds, then per <how>: ok makes the
+  # artifact bin/tool; slow touches <key>.started and does so once <key>.go
+  # is there (10 s at most); fail stops with one line;
+  # none makes nothing; killed makes the artifact, touches <key>.killed and
+  # kills its process group (run it under setsid: the run is killed there,
+  # mid-build, as by a ^C or a lost session). Prints "rc=N" last.
+  cat > "$tmp/bc.sh" << 'EOF_BC'
+. "$TOP_SRCDIR/build-aux/build-cache.sh"
+BUILD_CACHE_PREFIX="bc: "
+stand_in() {
+  echo "$1 $2" >> "$bcr/builds"
+  case $2 in
+    fail) echo "bc: $1: stand-in build failed; log: $3/build.log" >&2; exit 2 ;;
+    none) return 0 ;;
+    slow) : > "$bcr/$1.started"; n=0; while [ ! -e "$bcr/$1.go" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done ;;
+  esac
+  mkdir -p "$3/bin" && printf '#!/bin/sh\n' > "$3/bin/tool" && chmod +x "$3/bin/tool"
+  if [ "$2" = killed ]; then : > "$bcr/$1.killed"; kill -s KILL 0; fi
+}
+build_cache "$bcr" "$1" "$2" bin/tool "$1" stand_in "$1" "$3"
+echo "rc=$?"
+EOF_BC
+  bcache() { bcr=$bcr TOP_SRCDIR=$TOP_SRCDIR sh "$tmp/bc.sh" "$@" 2>&1; }
+  builds() { grep -c "^$1 " "$bcr/builds" 2> /dev/null || true; }
+  entry_is() { # entry_is <key> <stamp>: <key> is a complete entry of that stamp, no .partial beside it
+    [ -x "$bcr/$1/bin/tool" ] && [ "$(cat "$bcr/$1/built")" = "$2" ] && [ ! -e "$bcr/$1.partial" ]
+  }
+  failed_k2() { # one line before rc=, the log kept in the .partial, no entry
+    [ "$(grep -vc '^rc=' "$tmp/bc-fail.out")" = 1 ] && [ -f "$bcr/k2.partial/build.log" ] && [ ! -e "$bcr/k2" ]
+  }
+  killed_k4() { [ -e "$bcr/k4.killed" ] && [ ! -e "$bcr/k4/built" ]; }
+  once_k7() { [ "$(cat "$tmp/bc-a.out" "$tmp/bc-b.out" | grep -c '^rc=0$')" = 2 ] && [ "$(builds k7)" = 1 ]; }
+  expect 0 "^bc: k1: built .*/k1$" "build-cache: a first run builds the entry and publishes it" -- bcache k1 s1 ok
+  check "build-cache: ... whole, with its stamp, no .partial left" -- entry_is k1 s1
+  expect 0 "^bc: k1: cached build .*/k1$" "build-cache: a second run reuses it" -- bcache k1 s1 ok
+  check "build-cache: ... without building" -- test "$(builds k1)" = 1
+  expect 0 "^rc=2$" "build-cache: a failed build stops with its status" -- bcache k2 s2 fail
+  cp "$tmp/out" "$tmp/bc-fail.out"
+  check "build-cache: ... in one line, its log kept in the .partial" -- failed_k2
+  expect 0 "^bc: k2: built " "build-cache: ... and the next run builds it" -- bcache k2 s2 ok
+  check "build-cache: ... whole" -- entry_is k2 s2
+  expect 0 "^bc: k3: the build finished but .*/k3.partial/bin/tool is missing; log: .*/k3.partial/build.log$" \
+    "build-cache: a build without its artifact is an error" -- bcache k3 s3 none
+  check "build-cache: ... that publishes nothing" -- test ! -e "$bcr/k3"
+  # Killed mid-build (the artifact already made): nothing looks complete.
+  bcr=$bcr TOP_SRCDIR=$TOP_SRCDIR setsid -w sh "$tmp/bc.sh" k4 s4 killed > /dev/null 2>&1
+  check "build-cache: a build killed after making its artifact leaves no complete entry" -- killed_k4
+  expect 0 "^bc: k4: built " "build-cache: ... and the next run builds it again" -- bcache k4 s4 ok
+  check "build-cache: ... whole" -- entry_is k4 s4
+  # A directory at the key that is not this entry: another stamp (a collision
+  # of keys), or none (a build of an older cache, killed).
+  mkdir -p "$bcr/k5/bin" "$bcr/k6/bin"
+  printf '#!/bin/sh\n' > "$bcr/k5/bin/tool"; chmod +x "$bcr/k5/bin/tool"; cp "$bcr/k5/bin/tool" "$bcr/k6/bin/tool"
+  echo "another build" > "$bcr/k5/built"
+  expect 0 "^bc: k5: built " "build-cache: an entry with another stamp (a key collision) is built again" -- bcache k5 s5 ok
+  check "build-cache: ... and replaced" -- entry_is k5 s5
+  expect 0 "^bc: k6: built " "build-cache: a directory without a stamp is built again" -- bcache k6 s6 ok
+  check "build-cache: ... and replaced" -- entry_is k6 s6
+  # Two runs at once: one builds, the other waits and uses its entry.
+  # within <file> <pattern>: until the file has a line matching the pattern, 10 s at most.
+  within() { n=0; while ! grep -q -- "$2" "$1" 2> /dev/null && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done; }
+  bcache k7 s7 slow > "$tmp/bc-a.out" &
+  a=$!
+  within "$bcr/builds" "^k7 "
+  bcache k7 s7 slow > "$tmp/bc-b.out" &
+  b=$!
+  within "$tmp/bc-b.out" "waiting for it"
+  : > "$bcr/k7.go"
+  wait "$a" "$b"
+  expect 0 "waiting for it" "build-cache: two runs building one key at once: the second waits" -- cat "$tmp/bc-b.out"
+  check "build-cache: ... both succeed, one build" -- once_k7
+  check "build-cache: ... whole" -- entry_is k7 s7
+else
+  echo "skip - build-cache: needs TOP_SRCDIR, flock and setsid (util-linux)"
+fi
+
 # The SHA-NI streams' register plan: a stream count that would put an operand
 # above xmm15 (SHA instructions have only legacy SSE encodings) must not assemble.
 if [ -n "${ASM:-}" ] && [ -n "${TOP_SRCDIR:-}" ]; then

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Real mainnet blocks: their txids, Merkle roots and header fields, as Bitcoin
 // displays them (hex in reverse byte order). Shared by merkle_tests.cpp and
-// the Bitcoin Core patch check (contrib/core-patch/core_check_project.cpp), so
+// the Bitcoin Core patch check (contrib/core-series/core_check_project.cpp), so
 // both check the same roots. Standard headers only.
 //
 // The block facts were checked offline before use: each header, rebuilt from

@@ -8,7 +8,7 @@
 // Compiled with Core's include paths (its src/ and its build's src/) and
 // linked against the patched libbitcoin_consensus.a and libbitcoin_crypto.a;
 // the project's code it uses comes in through headers of standard types only.
-// Run by ci/core-patch.sh natively and under qemu-x86_64 CPU models.
+// Run by ci/core-series.sh natively and under qemu-x86_64 CPU models.
 //
 //   core_check --built=LIST [--nist-dir=DIR] [--quick] [--no-xinuse]
 //

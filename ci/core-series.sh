@@ -7,35 +7,35 @@
 #   on a tree with the others gives that patch alone, and so do --to=<first patch> on
 #   Core and --from=<second> --to=<second> on Core with the first; Core's own CMake
 #   (everything off, -DWERROR=ON) and only bitcoin_crypto + bitcoin_consensus,
-#   with no warning in the build log; core_check (contrib/core-patch/check) linked
+#   with no warning in the build log; core_check (contrib/core-series/check) linked
 #   against the patched libraries, natively and under qemu-x86_64 -cpu Nehalem and
 #   -cpu Haswell (AutoDetect's names, SHA256D64 and SHA256DMulti vs the project's
 #   reference, NIST, Merkle roots of real blocks; a SIGILL fails); a tree that
 #   already carries the series is told so; a hostile user git configuration gives
 #   the same series; Core's own test, bench and fuzz files the series touches
 #   compiled as single objects (BUILD_TESTS, BUILD_BENCH, BUILD_FUZZ_BINARY on);
-#   and block_check (contrib/core-patch/check) against unpatched and patched Core:
+#   and block_check (contrib/core-series/check) against unpatched and patched Core:
 #   the same transactions, txids, wtxids, Merkle roots, exceptions and stream
 #   positions for Core's bench block, segwit-era, synthetic and malformed blocks,
 #   natively and under the two qemu models, and no partial block after an error.
-# Ends with "core-patch: N passed, M failed" (every PASS of core_check counts).
-#   ci/core-patch.sh [--work=DIR] [--tarball=FILE]   (default build-test/core-patch)
+# Ends with "core-series: N passed, M failed" (every PASS of core_check counts).
+#   ci/core-series.sh [--work=DIR] [--tarball=FILE]   (default build-test/core-series)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-work=$top/build-test/core-patch
+work=$top/build-test/core-series
 tarball=${CORE_TARBALL:-$top/../shared/peers/bitcoin-core-e3f416dbf7.tar.gz}
 for a in "$@"; do
   case "$a" in
     --work=*) work=${a#--work=} ;;
     --tarball=*) tarball=${a#--tarball=} ;;
-    *) echo "ci/core-patch.sh: unknown argument '$a' (expected --work=DIR, --tarball=FILE)" >&2; exit 2 ;;
+    *) echo "ci/core-series.sh: unknown argument '$a' (expected --work=DIR, --tarball=FILE)" >&2; exit 2 ;;
   esac
 done
 passed=0
 failed=0
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
-finish() { echo "core-patch: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+finish() { echo "core-series: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
 secs() { echo $(( $(date +%s) - $1 )); }
 
 if [ ! -f "$tarball" ]; then fail "Core tarball" "$tarball not found (shared/peers/ beside the checkout)"; finish; fi
@@ -86,7 +86,7 @@ done
 # carries" them and where to start instead, exit 1, nothing written (not "does
 # not apply ... hunk 1": an earlier patch alone need not reverse once later
 # ones changed its context).
-names=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/contrib/core-patch/series" | awk '{ print $1 }')
+names=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top/contrib/core-series/series" | awk '{ print $1 }')
 first=$(echo "$names" | head -1)
 second=$(echo "$names" | sed -n 2p)
 last=$(echo "$names" | tail -1)
@@ -96,7 +96,7 @@ for c in "$pc|through $last.patch (they apply in reverse, last first): the serie
          "$work/upto|through $before_last.patch (they apply in reverse, last first): start after it with --from=$last"; do
   out=$("$top/contrib/core-patch.sh" --core="${c%%|*}" --out="$work/refused7" 2>&1); rc=$?
   if [ $rc -eq 1 ] && [ "$(echo "$out" | grep -v '^core-patch.sh: exporting the kernels' | grep -c .)" -eq 1 ] && [ ! -e "$work/refused7" ] &&
-     [[ $out == *"already carries contrib/core-patch/$first.patch ${c#*|}; nothing was written"* ]]; then
+     [[ $out == *"already carries contrib/core-series/$first.patch ${c#*|}; nothing was written"* ]]; then
     pass "core-patch.sh on a tree that already carries patches $first ${c#*|} (exit 1, nothing written)"
   else fail "core-patch.sh on a tree carrying patches" "exit $rc: $(echo "$out" | tail -2 | tr '\n' ' ')"; fi
 done
@@ -229,8 +229,8 @@ echo "NOTE Core's CMake compiled in: ${built:-no x86 kernel}"
 flags="-std=c++20 -O2 -Wall -Wextra -Werror"
 cc=$work/core_check
 mkdir -p "$cc"
-if c++ $flags -I"$pc/src" -I"$b/src" -c "$top/contrib/core-patch/check/core_check.cpp" -o "$cc/core_check.o" > "$logs/core_check-build.log" 2>&1 &&
-   c++ $flags -I"$top/src" -c "$top/contrib/core-patch/check/core_check_project.cpp" -o "$cc/project.o" >> "$logs/core_check-build.log" 2>&1 &&
+if c++ $flags -I"$pc/src" -I"$b/src" -c "$top/contrib/core-series/check/core_check.cpp" -o "$cc/core_check.o" > "$logs/core_check-build.log" 2>&1 &&
+   c++ $flags -I"$top/src" -c "$top/contrib/core-series/check/core_check_project.cpp" -o "$cc/project.o" >> "$logs/core_check-build.log" 2>&1 &&
    c++ $flags -I"$top/src" -c "$top/src/test/util/nist.cpp" -o "$cc/nist.o" >> "$logs/core_check-build.log" 2>&1 &&
    c++ "$cc"/*.o "$b/lib/libbitcoin_consensus.a" "$b/lib/libbitcoin_crypto.a" -o "$cc/core_check" >> "$logs/core_check-build.log" 2>&1; then
   pass "core_check compiled with Core's include paths and linked against the patched libraries"
@@ -270,7 +270,7 @@ fi
 # both on, compiles just those two objects (Core's flags, -Werror), not the
 # whole of test_bitcoin and bench_bitcoin.
 t0=$(date +%s)
-touched=$(cat "$top"/contrib/core-patch/*.patch | sed -n 's#^diff --git a/\(src/\(test\|bench\)/[^ ]*\.cpp\) .*#\1#p' | sort -u)
+touched=$(cat "$top"/contrib/core-series/*.patch | sed -n 's#^diff --git a/\(src/\(test\|bench\)/[^ ]*\.cpp\) .*#\1#p' | sort -u)
 if cmake -S "$pc" -B "$b" -DBUILD_TESTS=ON -DBUILD_BENCH=ON -DBUILD_FUZZ_BINARY=ON > "$logs/configure-tests.log" 2>&1; then
   objs_ok=yes
   : > "$logs/test-objects.log"
@@ -296,14 +296,14 @@ if cmake -S "$pc" -B "$b" -DBUILD_TESTS=ON -DBUILD_BENCH=ON -DBUILD_FUZZ_BINARY=
     make -C "$b/$d" "$o" >> "$logs/test-objects.log" 2>&1 || { objs_ok=no; fail "compile Core's $f with the series" "see $logs/test-objects.log"; }
   done
   nw=$(grep -c 'warning:' "$logs/test-objects.log")
-  if [ -z "$touched" ]; then fail "Core's test and bench files the series touches" "none found in contrib/core-patch/*.patch"
+  if [ -z "$touched" ]; then fail "Core's test and bench files the series touches" "none found in contrib/core-series/*.patch"
   elif [ $objs_ok = yes ] && [ "$nw" -eq 0 ]; then
     pass "Core's $(echo $touched | sed 's/ / and /g') compile with the series, no warning ($(secs $t0) s)"
   elif [ $objs_ok = yes ]; then fail "warnings compiling Core's test and bench files" "$nw in $logs/test-objects.log"; fi
 else fail "Core's CMake with BUILD_TESTS and BUILD_BENCH" "see $logs/configure-tests.log"; fi
 
 # Blocks: unpatched and patched Core read the same blocks to the same
-# transactions, hashes and exceptions (contrib/core-patch/check/block_check.cpp,
+# transactions, hashes and exceptions (contrib/core-series/check/block_check.cpp,
 # one line a case), natively and under the qemu models; after an exception the
 # patched block holds no transaction. The unpatched libraries are built from
 # the pristine unpack with the same configuration.
@@ -320,7 +320,7 @@ mkdir -p "$bc"
 bc_ok=yes
 for side in unpatched patched; do
   if [ $side = unpatched ]; then src=$core; bdir=$ub; else src=$pc; bdir=$b; fi
-  c++ $flags -I"$src/src" -I"$bdir/src" "$top/contrib/core-patch/check/block_check.cpp" \
+  c++ $flags -I"$src/src" -I"$bdir/src" "$top/contrib/core-series/check/block_check.cpp" \
     "$bdir/lib/libbitcoin_consensus.a" "$bdir/lib/libbitcoin_crypto.a" -o "$bc/block_check-$side" > "$logs/block_check-$side-build.log" 2>&1 \
     || { bc_ok=no; fail "block_check against $side Core" "see $logs/block_check-$side-build.log"; }
 done

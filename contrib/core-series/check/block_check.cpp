@@ -12,7 +12,7 @@
 //
 // Compiled with Core's include paths and linked against its
 // libbitcoin_consensus.a and libbitcoin_crypto.a (unpatched or patched).
-// Run by ci/core-patch.sh natively and under qemu-x86_64 CPU models.
+// Run by ci/core-series.sh natively and under qemu-x86_64 CPU models.
 //
 //   block_check BLOCK_FILE [--quick]
 //

@@ -195,7 +195,7 @@ def cycles(argv):
     except (OSError, ValueError) as e:
         raise ResultsError(f"cannot read {argv[0]} or GHz '{argv[1]}': {e}")
     print(f"In core cycles at {ghz:.2f} GHz (the core clock while a chain of dependent adds runs, "
-          "contrib/core-patch/clock.cpp):")
+          "contrib/core-series/clock.cpp):")
     print()
     print("| benchmark | BASE cycles | HEAD cycles | HEAD/BASE |")
     print("|---|---:|---:|---:|")
