@@ -254,28 +254,6 @@ struct Lanes {
         for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
     }
 
-    //! A block's 64 W+K from its 16 words w (overwritten), into kw[stride * i]:
-    //! the schedule ahead of the rounds, in memory, so that rounds of several
-    //! register sets need only their states in registers.
-    static SHA256_LANES_BLOCK void ScheduleKW(V* kw, int stride, V* w)
-    {
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; ++i) kw[stride * i] = Add(w[i], T(K, i));
-#pragma GCC unroll 48
-        for (int i = 16; i < 64; ++i) kw[stride * i] = Add(Expand(w, i), T(K, i));
-    }
-
-    //! s += 64 rounds of s with the W+K of kw[0..63].
-    static SHA256_LANES_BLOCK void RoundsKW(V* s, const V* kw)
-    {
-        NoSide none;
-        V t[8];
-        for (int j = 0; j < 8; ++j) t[j] = s[j];
-#pragma GCC unroll 8
-        for (int i = 0; i < 64; i += 8) Round8(t, kw + i, none, i);
-        for (int j = 0; j < 8; ++j) s[j] = Add(s[j], t[j]);
-    }
-
     //! t = SHA-256 of each lane's 32-byte message in w[0..7] (w is overwritten):
     //! one block whose words 8..15 are fixed.
     template <class Side>
