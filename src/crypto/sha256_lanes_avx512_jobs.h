@@ -115,15 +115,19 @@ SHA256_LANES_INLINE void ScheduleOneSet(V2* kw, int k, typename One::V* w)
     }
 }
 
-//! s += 64 rounds of both sets with the W+K of kw[0..63].
-template <class Two>
-SHA256_LANES_INLINE void RoundsTwoSets(typename Two::V* s, const typename Two::V* kw)
+//! s += 64 rounds of both sets, a loop of eight; kw(i, buf) gives the W+K of
+//! rounds i..i+7 (in memory already, or written to buf).
+template <class Two, class KW>
+SHA256_LANES_INLINE void RoundsTwoSets(typename Two::V* s, KW kw)
 {
     sha256::lanes::NoSide none;
     typename Two::V t[8];
     for (int j = 0; j < 8; ++j) t[j] = s[j];
 #pragma GCC unroll 1
-    for (int i = 0; i < 64; i += 8) sha256::lanes::Lanes<Two>::Round8(t, kw + i, none, i);
+    for (int i = 0; i < 64; i += 8) {
+        typename Two::V buf[8];
+        sha256::lanes::Lanes<Two>::Round8(t, kw(i, buf), none, i);
+    }
     for (int j = 0; j < 8; ++j) s[j] = Two::Add(s[j], t[j]);
 }
 
@@ -136,6 +140,7 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
     using V1 = typename One::V;
     using V2 = typename Two::V;
     alignas(64) V2 kw[64];
+    const auto computed = [&kw](int i, V2*) -> const V2* { return kw + i; };
     V1 w[16];
     V2 s[8];
     // Block 1: the inputs.
@@ -144,22 +149,14 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
     One::LoadContiguous(w, in + 64 * 16);
     ScheduleOneSet<One>(kw, 1, w);
     for (int j = 0; j < 8; ++j) s[j] = Two::Set1(sha256::constants::IV[j]);
-    RoundsTwoSets<Two>(s, kw);
+    RoundsTwoSets<Two>(s, computed);
     // Block 2: the padding, every W+K a constant (the same for both sets),
     // broadcast eight rounds at a time.
-    {
-        sha256::lanes::NoSide none;
-        V2 t[8];
-        for (int j = 0; j < 8; ++j) t[j] = s[j];
-#pragma GCC unroll 1
-        for (int i = 0; i < 64; i += 8) {
-            V2 k[8];
+    RoundsTwoSets<Two>(s, [](int i, V2* buf) -> const V2* {
 #pragma GCC unroll 8
-            for (int j = 0; j < 8; ++j) k[j] = Two::Table(sha256::lanes::PAD64_KW.v, i + j);
-            sha256::lanes::Lanes<Two>::Round8(t, k, none, i);
-        }
-        for (int j = 0; j < 8; ++j) s[j] = Two::Add(s[j], t[j]);
-    }
+        for (int j = 0; j < 8; ++j) buf[j] = Two::Table(sha256::lanes::PAD64_KW.v, i + j);
+        return buf;
+    });
     // The second hash: the digest and its fixed padding words. The digest
     // goes through memory, so that no state is held in registers while a
     // set's schedule needs them.
@@ -176,7 +173,7 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
         ScheduleOneSet<One>(kw, k, w);
     }
     for (int j = 0; j < 8; ++j) s[j] = Two::Set1(sha256::constants::IV[j]);
-    RoundsTwoSets<Two>(s, kw);
+    RoundsTwoSets<Two>(s, computed);
     Two::StoreContiguous(out, s);
 }
 
