@@ -224,13 +224,14 @@ if [ $rc -eq 0 ]; then
     grep -E "AutoDetect(D64|Multi)" "$logdir/yasm-overlap-$ov.log" | head -2 | sed 's/^ */    /'
     record_boost "yasm: D64, multi and Merkle tests at SHA256BENCH_SHANI_OVERLAP=$ov" "$logdir/yasm-overlap-$ov.log" $rc
   done
-  # And the multi-buffer order with two registers of lanes a word behind (2) and ahead of (8) one.
+  # And the D64 and multi-buffer orders with two registers of lanes a word
+  # behind (2) and ahead of (8) one.
   for depth in 2 8; do
     run "yasm: AVX-512 add depth $depth" "$logdir/yasm-depth-$depth.log" env SHA256BENCH_AVX512_ADD_DEPTH=$depth \
-      "$bt/yasm/src/test/test_bitcoin" --run_test=sha256multi_tests --log_level=message --report_level=short \
-      --color_output=no; rc=$?
-    grep -E "AutoDetectMulti" "$logdir/yasm-depth-$depth.log" | head -1 | sed 's/^ */    /'
-    record_boost "yasm: multi tests at SHA256BENCH_AVX512_ADD_DEPTH=$depth" "$logdir/yasm-depth-$depth.log" $rc
+      "$bt/yasm/src/test/test_bitcoin" --run_test=sha256d64_tests,sha256multi_tests,merkle_tests --log_level=message \
+      --report_level=short --color_output=no; rc=$?
+    grep -E "AutoDetect(D64|Multi)" "$logdir/yasm-depth-$depth.log" | head -2 | sed 's/^ */    /'
+    record_boost "yasm: D64, multi and Merkle tests at SHA256BENCH_AVX512_ADD_DEPTH=$depth" "$logdir/yasm-depth-$depth.log" $rc
   done
 fi
 
