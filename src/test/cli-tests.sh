@@ -267,20 +267,24 @@ expect 0 "^SHA-NI overlap: none (no SHA-NI on this CPU or in this build); the li
 
 # SHA256BENCH_AVX512_ADD_DEPTH replaces the measured depth of 512-bit adds: 8
 # lists avx512_32way (two registers of lanes a word) right before avx512_16way,
-# 2 right after it (listed rows include those not built: every build).
+# 2 right after it, in the D64 and the multi family alike (listed rows include
+# those not built: every build).
 for v in abc -1 1e3 '' 65 ' 8' 8x; do
   expect nonzero "SHA256BENCH_AVX512_ADD_DEPTH: '$v' is not a decimal" "bench: SHA256BENCH_AVX512_ADD_DEPTH='$v' is rejected" -- \
     env SHA256BENCH_AVX512_ADD_DEPTH="$v" "$B" -list-impls
 done
-# multi_pair: the multi family's two AVX-512 rows in listed order, one line.
-multi_pair() {
-  awk -F '\t' '$1 == "multi" && $2 ~ /^avx512_(16|32)way$/ { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$tmp/order.tsv"
+# family_pair FAMILY: that family's two AVX-512 rows in listed order, one line.
+family_pair() {
+  awk -F '\t' -v f="$1" '$1 == f && $2 ~ /^avx512_(16|32)way$/ { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$tmp/order.tsv"
 }
+multi_pair() { family_pair multi; }
 env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_32way avx512_16way$" "bench: add depth 8 lists avx512_32way right before avx512_16way" -- multi_pair
+expect 0 "^avx512_32way avx512_16way$" "bench: ... in the D64 family too" -- family_pair d64
 env SHA256BENCH_AVX512_ADD_DEPTH=2 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 2 lists it right after" -- multi_pair
-expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so multi: avx512_32way leads the avx512f avx512vl rows$" \
+expect 0 "^avx512_16way avx512_32way$" "bench: ... in the D64 family too" -- family_pair d64
+expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so d64: avx512_32way leads the avx512f avx512vl rows; multi: avx512_32way leads the avx512f avx512vl rows$" \
   "bench: the header says which depth ordered the AVX-512 rows" -- env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" $QUICK
 # A depth of 0, set or absent, puts avx512_32way behind avx512_16way: the header says that order, and how the 0 came.
 env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" -list-impls > "$tmp/order.tsv" 2>&1
