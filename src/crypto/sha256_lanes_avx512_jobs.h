@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <x86intrin.h>
 
 namespace {
@@ -85,12 +86,19 @@ struct Avx512x2 : sha256::lanes::LanesBase<Avx512x2> {
 // are a loop of eight, the schedule a loop of sixteen words.
 
 // Set k of a word of both sets (the counting class's words have no halves).
-SHA256_LANES_INLINE Z Half(const Pair& v, int k) { return k ? v.hi : v.lo; }
+// Templates, so that a file without D64TwoSets has no unused function.
 template <class V>
-SHA256_LANES_INLINE V Half(const V& v, int) { return v; }
-SHA256_LANES_INLINE void SetHalf(Pair& v, int k, Z x) { (k ? v.hi : v.lo) = x; }
-template <class V>
-SHA256_LANES_INLINE void SetHalf(V& v, int, V x) { v = x; }
+SHA256_LANES_INLINE auto Half(const V& v, int k)
+{
+    if constexpr (std::is_same_v<V, Pair>) return k ? v.hi : v.lo;
+    else return v;
+}
+template <class V, class X>
+SHA256_LANES_INLINE void SetHalf(V& v, int k, const X& x)
+{
+    if constexpr (std::is_same_v<V, Pair>) (k ? v.hi : v.lo) = x;
+    else v = x;
+}
 
 //! Set k's W+K of a block from its 16 words w (overwritten) into kw[0..63].
 template <class One, class V2>
