@@ -660,6 +660,82 @@ class CorePatchRefusals(ToolCase):
         self.assertIn("does not apply", err)
 
 
+
+class AbHonestyVerify(ToolCase):
+    """contrib/test/ab_honesty_verify.py: the verdicts ab-honesty.sh expects of
+    bench-compare.sh, on hand-made compare.json files."""
+    VERIFY = os.path.join(CONTRIB, "test", "ab_honesty_verify.py")
+
+    def doc(self, *rows):
+        impls = [{"family": "transform", "name": "basic", "needs": []},
+                 {"family": "transform", "name": "shani", "needs": ["sha-ni"]},
+                 {"family": "fixed", "name": "basic", "needs": []}]
+        return {"implementations": impls, "not_compared": [],
+                "rows": [{"name": f"SHA256_{n}/{'fixed_' if fam == 'fixed' else ''}{impl}", "family": fam, "impl": impl,
+                          "verdict": verdict, "change_pct": pct, "low_pct": pct - 2, "high_pct": pct + 2}
+                         for n, fam, impl, verdict, pct in rows]}
+
+    def verify(self, doc, mode):
+        retry = os.path.join(self.tmp.name, "retry")
+        if os.path.exists(retry):
+            os.remove(retry)
+        rc, out, err = self.run_tool(self.VERIFY, self.write("compare.json", doc), mode, retry)
+        if not os.path.exists(retry):
+            return rc, out + err, None
+        with open(retry) as f:
+            return rc, out + err, f.read()
+
+    SLOW = ("1M", "transform", "basic", "slower", 130.0)
+    SAME = ("1M", "transform", "shani", "no change", 0.4)
+
+    def test_the_expected_verdicts_pass(self):
+        self.assertEqual(self.verify(self.doc(self.SLOW, self.SAME), "portable")[0], 0)
+        self.assertEqual(self.verify(self.doc(self.SAME), "none")[0], 0)
+
+    def test_any_change_fails_the_self_comparison(self):
+        rc, out, retry = self.verify(self.doc(self.SAME, ("64B", "transform", "shani", "slower", 3.5)), "none")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("SHA256_64B/shani slower", out)
+
+    def test_a_portable_row_not_found_slower_fails(self):
+        for pct in (-40.0, -5.0):  # the drift allowance is not for the portable rows
+            rc, out, retry = self.verify(self.doc(("1M", "transform", "basic", "faster", pct), self.SAME), "portable")
+            self.assertEqual((rc, retry), (1, None), out)
+        # Undecided (no change, positive estimate): a second look at just that row.
+        rc, out, retry = self.verify(self.doc(("1M", "transform", "basic", "no change", 60.0), self.SAME), "portable")
+        self.assertEqual((rc, retry), (1, r"^(SHA256_1M/basic)$"), out)
+
+    def test_a_row_sharing_the_name_is_not_expected_slower(self):
+        # The fixed family's basic row runs other code than the portable transform.
+        rc, out, _ = self.verify(self.doc(self.SLOW, ("D64B", "fixed", "basic", "slower", 60.0)), "portable")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("SHA256_D64B/fixed_basic slower", out)
+
+    def test_drift_between_two_builds_is_reported_not_wrong(self):
+        # A CI run read SHA256_D64B/fixed_basic +5.28% [+4.09, +7.21] (code byte-identical).
+        rc, out, _ = self.verify(self.doc(self.SLOW, ("D64B", "fixed", "basic", "slower", 5.28)), "portable")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("drift under 10%: SHA256_D64B/fixed_basic slower (+5.28%", out)
+        rc, out, _ = self.verify(self.doc(self.SLOW, ("D64B", "fixed", "basic", "faster", -9.5)), "portable")
+        self.assertEqual(rc, 0, out)
+
+    def test_a_change_beyond_the_drift_fails_after_a_second_look(self):
+        big = ("80B", "transform", "shani", "slower", 12.0)
+        rc, out, retry = self.verify(self.doc(self.SLOW, big), "portable")
+        self.assertEqual((rc, retry), (1, r"^(SHA256_80B/shani)$"), out)
+        self.assertEqual(self.verify(self.doc(big), "portable-again")[0], 1)
+        # Three such rows at once: no second look.
+        rows = [(f"{n}B", "transform", "shani", "slower", 15.0) for n in (32, 64, 80)]
+        rc, out, retry = self.verify(self.doc(self.SLOW, *rows), "portable")
+        self.assertEqual((rc, retry), (1, None), out)
+
+    def test_bad_input_is_one_line(self):
+        rc, out, err = self.run_tool(self.VERIFY, self.write("x.json", "{"), "none")
+        self.assert_one_line_error(rc, err, "ab_honesty_verify.py", "x.json")
+        rc, out, err = self.run_tool(self.VERIFY, self.write("x.json", {}), "sideways")
+        self.assert_one_line_error(rc, err, "ab_honesty_verify.py", "usage")
+
+
 class InstallDepsTests(unittest.TestCase):
     """contrib/install-deps.sh's package sets: --all (what CI installs) holds every
     package of the other two, and --core what core-patch.sh and Core's build run."""

@@ -74,7 +74,10 @@ struct Counting : LanesBase<Counting<L, REGISTER_BYTES>> {
     //! Instructions for one operation on a word of every lane.
     static constexpr int REGISTERS = (sizeof(typename L::V) + REGISTER_BYTES - 1) / REGISTER_BYTES;
 
-    static V Op(double after)
+    // Not inlined: a kernel run on counting classes inlines to one function of
+    // thousands of operations, whose variable tracking under -g made this
+    // header the slowest part of the build. The count runs once per kernel.
+    __attribute__((noinline)) static V Op(double after)
     {
         Counted().ops += REGISTERS;
         if (after + 1 > Counted().chain) Counted().chain = after + 1;

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The verdicts ab-honesty.sh expects of bench-compare.sh, checked on its compare.json.
+
+  ab_honesty_verify.py <compare.json> none|portable|portable-again [retry-file]
+
+none: the tree against itself (the same build on both sides); every row must
+read "no change".
+portable, portable-again: a delay in the portable transform (a .data value
+differs between the builds, nothing else). Its rows (family transform, needing
+no CPU feature) must read "slower". Any other row runs byte-identical code at
+the same address, but in a different binary, and two binaries of the same code
+can differ a little in earnest (where the page cache put each one, the build's
+id); bench-compare.sh measures binaries, so such a row may read a change of
+less than DRIFT_PCT (well under the delay's, which is +48% or more), which is
+reported as drift, not wrong. "portable-again" is a second look at some rows,
+which may include no portable one.
+With a retry file, when the only wrong rows are portable ones that read "no
+change" with a positive estimate (undecided: the host's noise widened the
+interval) and at most two others that read a change beyond the drift, a
+-filter regex naming those rows is written there for one second look on fresh
+pairs. Prints one summary line (then a line per wrong row); exit 0 when
+nothing is wrong, 1 otherwise, 2 on a usage or input error (one line).
+"""
+import json
+import re
+import sys
+
+# The largest change a row outside the delay may read in the injected-slowdown
+# check: above the drift seen between two builds of the same code, well below
+# the delay.
+DRIFT_PCT = 10.0
+
+
+def verify(doc, mode):
+    """(exit code, summary lines, retry regex or None)."""
+    portable = {i["name"] for i in doc["implementations"]
+                if i.get("family") == "transform" and not [n for n in i.get("needs") or [] if n != "none"]}
+    rows = doc["rows"]
+    expect_slow = mode.startswith("portable")
+
+    def slowed(r):  # a row timing the portable transform (other families have rows of the same name)
+        return r["family"] == "transform" and r["impl"] in portable
+
+    def text(r):
+        return f"{r['name']} {r['verdict']} ({r['change_pct']:+.2f}% [{r['low_pct']:+.2f}, {r['high_pct']:+.2f}])"
+
+    wrong, drift = [], []
+    for r in rows:
+        want = "slower" if expect_slow and slowed(r) else "no change"
+        if r["verdict"] == want:
+            continue
+        if expect_slow and not slowed(r) and abs(r["change_pct"]) < DRIFT_PCT:
+            drift.append(r)
+        else:
+            wrong.append(f"{text(r)}, expected {want}")
+    slow = [r for r in rows if slowed(r)]
+    line = (f"{len(rows)} rows compared, {len(doc.get('not_compared', []))} not compared, {len(wrong)} wrong"
+            + (f" (first: {wrong[0]})" if wrong else "")
+            + (f"; portable rows ({', '.join(sorted(portable))}): " + ", ".join(f"{r['change_pct']:+.1f}%" for r in slow)
+               if expect_slow and slow else "")
+            + (f"; drift under {DRIFT_PCT:g}%: " + ", ".join(text(r) for r in drift) if drift else ""))
+    lines = [line] + ["  " + w for w in wrong]
+    if not rows:
+        return 1, lines + ["  no row was compared"], None
+    if mode == "portable" and not slow:
+        return 1, lines + ["  no row of a portable transform was compared"], None
+    undecided = [r for r in slow if r["verdict"] == "no change" and r["change_pct"] > 0]
+    spurious = [r for r in rows if not slowed(r) and r["verdict"] != "no change" and r not in drift]
+    retry = None
+    if wrong and len(undecided) + len(spurious) == len(wrong) and len(spurious) <= 2:
+        retry = "^(" + "|".join(re.escape(r["name"]) for r in undecided + spurious) + ")$"
+    return (1 if wrong else 0), lines, retry
+
+
+def main(argv):
+    if len(argv) not in (3, 4) or argv[2] not in ("none", "portable", "portable-again"):
+        print("ab_honesty_verify.py: usage: ab_honesty_verify.py <compare.json> none|portable|portable-again [retry-file]",
+              file=sys.stderr)
+        return 2
+    try:
+        with open(argv[1]) as f:
+            doc = json.load(f)
+        rc, lines, retry = verify(doc, argv[2])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"ab_honesty_verify.py: {argv[1]}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    if retry and len(argv) == 4:
+        with open(argv[3], "w") as f:
+            f.write(retry)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
