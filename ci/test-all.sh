@@ -359,6 +359,8 @@ fi
 echo "== valgrind"
 # The portable build, and the yasm build's assembly (valgrind hides SHA-NI from
 # CPUID, so that row is reported as not run there; the other transforms run).
+# valgrind runs one thread: the two builds' runs go side by side.
+vg=()
 for b in noasm yasm; do
   if ! command -v valgrind > /dev/null; then
     record "valgrind: test_bitcoin ($b build)" 0 1 "valgrind is not on PATH ($PATH)"
@@ -367,12 +369,19 @@ for b in noasm yasm; do
   else
     # valgrind's CPUID denies features the kernel lists (SHA-NI, AVX-512) on
     # some hosts: the CPU model test is told so (SHA256_EXPECT_EMULATED).
-    run "valgrind ($b)" "$logdir/valgrind-$b.log" env SHA256_EXPECT_EMULATED=cpuid-may-deny \
-      valgrind --error-exitcode=1 --quiet "$bt/$b/src/test/test_bitcoin" \
-      --log_level=message --report_level=short --color_output=no; rc=$?
-    grep -E "not run" "$logdir/valgrind-$b.log" | sort -u | head -2 | sed 's/^/    /'
-    record_boost "valgrind: test_bitcoin ($b build)" "$logdir/valgrind-$b.log" $rc
+    rm -f "$bt/valgrind-$b.rc"
+    { run "valgrind ($b)" "$logdir/valgrind-$b.log" env SHA256_EXPECT_EMULATED=cpuid-may-deny \
+        valgrind --error-exitcode=1 --quiet "$bt/$b/src/test/test_bitcoin" \
+        --log_level=message --report_level=short --color_output=no
+      echo $? > "$bt/valgrind-$b.rc"; } &
+    vg+=("$b")
   fi
+done
+wait
+for b in "${vg[@]}"; do
+  rc=$(cat "$bt/valgrind-$b.rc" 2>/dev/null || echo 1)
+  grep -E "not run" "$logdir/valgrind-$b.log" | sort -u | head -2 | sed 's/^/    /'
+  record_boost "valgrind: test_bitcoin ($b build)" "$logdir/valgrind-$b.log" "$rc"
 done
 
 echo "== libFuzzer (clang), ${FUZZ_SECONDS}s"

@@ -64,11 +64,22 @@ sha256::kernel::OpCount sha256::kernel::avx512_16way_count(Shape shape)
 
 sha256::kernel::OpCount sha256::kernel::avx512_32way_count(Shape shape)
 {
-    // Its D64 is a function of its own (D64TwoSets), counted as it runs.
+    // Its D64 and its job kernel's blocks are functions of their own
+    // (D64TwoSets, CompressTwoSets), counted as they run.
     using sha256::lanes::Counting;
+    using One = Counting<Avx512, 64>;
+    using Two = Counting<Avx512x2, 64>;
     if (shape == Shape::D64) {
         return sha256::lanes::CountRun([](unsigned char* out, const unsigned char* in) {
-            D64TwoSets<Counting<Avx512, 64>, Counting<Avx512x2, 64>>(out, in);
+            D64TwoSets<One, Two>(out, in);
+        }, 32, 64);
+    }
+    if (shape == Shape::Jobs) {
+        return sha256::lanes::CountRun([](unsigned char*, const unsigned char*) {
+            Two::V s[8];
+            for (auto& x : s) x = {0};
+            const unsigned char* const blocks[32] = {};
+            CompressTwoSets<One, Two>(s, blocks);
         }, 32, 64);
     }
     return sha256::lanes::Count<Avx512x2, 64>(shape);

@@ -185,6 +185,31 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
     Two::StoreContiguous(out, s);
 }
 
+//! s += compress(s, the blocks at p[0..31]) for the 32-lane job kernel, on
+//! two register sets as D64TwoSets: each set's W+K into memory, one set at a
+//! time, then the rounds of both. The states wait in memory while a set's
+//! schedule takes the registers.
+template <class One, class Two>
+SHA256_LANES_INLINE void CompressTwoSets(typename Two::V* s, const unsigned char* const* p)
+{
+    using V1 = typename One::V;
+    using V2 = typename Two::V;
+    alignas(64) V2 kw[64];
+    alignas(64) V2 held[8];
+    V1 w[16];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) held[j] = s[j];
+    __asm__("" : "+m"(held));
+#pragma GCC unroll 1
+    for (int k = 0; k < 2; ++k) {
+        One::LoadBlocks(w, p + 16 * k);
+        ScheduleOneSet<One>(kw, k, w);
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) s[j] = held[j];
+    RoundsTwoSets<Two>(s, [&kw](int i, V2*) -> const V2* { return kw + i; });
+}
+
 // The few steps that differ between one register a word and two, by the word's type.
 SHA256_LANES_INLINE void Load(Z& v, const uint32_t* p) { v = _mm512_load_si512(p); }
 SHA256_LANES_INLINE void Load(Pair& v, const uint32_t* p) { v = {_mm512_load_si512(p), _mm512_load_si512(p + 16)}; }
@@ -248,11 +273,12 @@ SHA256_LANES_INLINE void Hash32(unsigned char* out, const unsigned char* in)
     _mm256_zeroupper();
 }
 
-// s += compress(s, w) for the job kernels: the rounds of sha256_lanes.h, but
-// unrolled only as far as the message schedule's window needs (16 rounds), not
-// all 64. Fully unrolled, the 32-lane job kernel is more code than a 32 KB
-// instruction cache holds, and ran slower; 16 lanes are faster this way too
-// (doc/results/2026-11-27-lab-notes.md).
+// s += compress(s, w) for the 16-lane job kernel: the rounds of
+// sha256_lanes.h, unrolled only as far as the message schedule's window needs
+// (16 rounds), not all 64: fully unrolled, the job kernels are more code than
+// the instruction cache holds, and ran slower (doc/results/2026-11-27-lab-notes.md).
+// The 32-lane kernel runs its blocks with CompressTwoSets above: on the words
+// of both register sets at once, its schedule window spilled.
 template <class L>
 SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
 {
@@ -346,9 +372,13 @@ SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job*
         // The states stay in registers: through memory (a call per block, or
         // the ended lanes' words read back from a store) 32 lanes took 55-67
         // cycles a lane-block rather than 37.
-        V w[16];
-        L::LoadBlocks(w, at);
-        Compress<L>(s, w);
+        if constexpr (L::N == 32) {
+            CompressTwoSets<Avx512, L>(s, at);
+        } else {
+            V w[16];
+            L::LoadBlocks(w, at);
+            Compress<L>(s, w);
+        }
         uint32_t ended = 0;
         for (int h = 0; h < N / 8; ++h) {
             Z a = _mm512_add_epi64(_mm512_load_si512(at + 8 * h), byte64);
