@@ -311,9 +311,11 @@ unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OB
   GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT GIT_TEMPLATE_DIR GIT_NAMESPACE 2> /dev/null || true
 sgit() { GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git -c core.autocrlf=false "$@"; }
 g() { sgit -C "$tree" -c user.name="$who_name" -c user.email="$who_email" "$@"; }
+# Said once the series is written: a run refused before that signs nothing.
+unsigned=
 if [ -z "$who_name" ] || [ -z "$who_email" ]; then
   who_name=${who_name:-sha256bench}; who_email=${who_email:-sha256bench@localhost}
-  say "no git user.name/user.email configured: the patches are signed '$who_name <$who_email>' (set yours before sending them)"
+  unsigned="no git user.name/user.email configured: the patches are signed '$who_name <$who_email>' (set yours before sending them)"
 fi
 g init -q -b base && g add -A && GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
   g commit -q --no-verify -m "base: $core" || die "cannot make a git repository of the scratch copy ($tree)"
@@ -413,6 +415,7 @@ cp "$@" "$out/" || die "cannot write to --out=$out"
 if [ $# -eq 1 ]; then n="1 patch"; else n="$# patches"; fi
 say "series ($n, git am-able onto $core) in $out:"
 for f in "$@"; do echo "  $(basename "$f")"; done
+[ -z "$unsigned" ] || say "$unsigned"
 
 [ "$builds" = yes ] || exit 0
 
