@@ -10,8 +10,8 @@ portable, portable-again: a delay in the portable transform (a .data value
 differs between the builds, nothing else). Its rows (family transform, needing
 no CPU feature) must read "slower". Any other row runs byte-identical code at
 the same address, but in a different binary, and two binaries of the same code
-can differ a little in earnest (where the page cache put each one, the build's
-id); bench-compare.sh measures binaries, so such a row may read a change of
+can differ a little in earnest, for reasons outside their code;
+bench-compare.sh measures binaries, so such a row may read a change of
 less than DRIFT_PCT (well under the delay's, which is +48% or more), which is
 reported as drift, not wrong. "portable-again" is a second look at some rows,
 which may include no portable one.
@@ -45,15 +45,17 @@ def verify(doc, mode):
     def text(r):
         return f"{r['name']} {r['verdict']} ({r['change_pct']:+.2f}% [{r['low_pct']:+.2f}, {r['high_pct']:+.2f}])"
 
-    wrong, drift = [], []
+    wrong, drift, spurious = [], [], []  # spurious: other rows that read a change beyond the drift
     for r in rows:
         want = "slower" if expect_slow and slowed(r) else "no change"
         if r["verdict"] == want:
             continue
         if expect_slow and not slowed(r) and abs(r["change_pct"]) < DRIFT_PCT:
             drift.append(r)
-        else:
-            wrong.append(f"{text(r)}, expected {want}")
+            continue
+        wrong.append(f"{text(r)}, expected {want}")
+        if not slowed(r):
+            spurious.append(r)
     slow = [r for r in rows if slowed(r)]
     line = (f"{len(rows)} rows compared, {len(doc.get('not_compared', []))} not compared, {len(wrong)} wrong"
             + (f" (first: {wrong[0]})" if wrong else "")
@@ -66,7 +68,6 @@ def verify(doc, mode):
     if mode == "portable" and not slow:
         return 1, lines + ["  no row of a portable transform was compared"], None
     undecided = [r for r in slow if r["verdict"] == "no change" and r["change_pct"] > 0]
-    spurious = [r for r in rows if not slowed(r) and r["verdict"] != "no change" and r not in drift]
     retry = None
     if wrong and len(undecided) + len(spurious) == len(wrong) and len(spurious) <= 2:
         retry = "^(" + "|".join(re.escape(r["name"]) for r in undecided + spurious) + ")$"
