@@ -54,7 +54,7 @@ void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char
 
 size_t sha256::kernel::avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
 {
-    return Jobs<Avx512x2>(lane, job, njobs);
+    return JobsAhead<Avx512, Avx512x2>(lane, job, njobs);
 }
 
 sha256::kernel::OpCount sha256::kernel::avx512_16way_count(Shape shape)
@@ -65,7 +65,7 @@ sha256::kernel::OpCount sha256::kernel::avx512_16way_count(Shape shape)
 sha256::kernel::OpCount sha256::kernel::avx512_32way_count(Shape shape)
 {
     // Its D64 and its job kernel's blocks are functions of their own
-    // (D64TwoSets, CompressTwoSets), counted as they run.
+    // (D64TwoSets, BlockAndNext), counted as they run.
     using sha256::lanes::Counting;
     using One = Counting<Avx512, 64>;
     using Two = Counting<Avx512x2, 64>;
@@ -76,10 +76,11 @@ sha256::kernel::OpCount sha256::kernel::avx512_32way_count(Shape shape)
     }
     if (shape == Shape::Jobs) {
         return sha256::lanes::CountRun([](unsigned char*, const unsigned char*) {
-            Two::V s[8];
+            Two::V s[8], kw[64], next[64];
             for (auto& x : s) x = {0};
+            for (auto& x : kw) x = {0};
             const unsigned char* const blocks[32] = {};
-            CompressTwoSets<One, Two>(s, blocks);
+            BlockAndNext<One>(s, kw, blocks, next);
         }, 32, 64);
     }
     return sha256::lanes::Count<Avx512x2, 64>(shape);

@@ -185,29 +185,81 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
     Two::StoreContiguous(out, s);
 }
 
-//! s += compress(s, the blocks at p[0..31]) for the 32-lane job kernel, on
-//! two register sets as D64TwoSets: each set's W+K into memory, one set at a
-//! time, then the rounds of both. The states wait in memory while a set's
-//! schedule takes the registers.
-template <class One, class Two>
-SHA256_LANES_INLINE void CompressTwoSets(typename Two::V* s, const unsigned char* const* p)
+// A load the compiler must make: a value stored to memory is read back from
+// there, not kept in a register (see BlockAndNext).
+template <class V>
+SHA256_LANES_INLINE V Reload(const V* p)
 {
+    return *p; // the counting classes' values
+}
+SHA256_LANES_INLINE Z Reload(const Z* p) { return *static_cast<const volatile Z*>(p); }
+
+//! One block of the 32-lane job kernel with the next block's schedule beside
+//! it: the rounds of both sets on their states s (this block's W+K in kw),
+//! and the next block's W+K, from the blocks at p[0..31], into kwn.
+//! Computed ahead, the schedule is off the rounds' chains, and its own
+//! chains fill their gaps. The states of both sets take 16 registers and
+//! the rounds' temporaries most of the rest, so the schedule's window is in
+//! memory: each word is stored once and its four terms loaded (Reload: GCC
+//! otherwise keeps the window in registers and spills the states). Not
+//! inlined: the caller's own values (and s) stay out of its registers.
+template <class One, class V2>
+__attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned char* const* p, V2* kwn)
+{
+    using A = sha256::lanes::Lanes<One>;
     using V1 = typename One::V;
-    using V2 = typename Two::V;
-    alignas(64) V2 kw[64];
-    alignas(64) V2 held[8];
-    V1 w[16];
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) held[j] = s[j];
-    __asm__("" : "+m"(held));
+    using sha256::lanes::K;
+    alignas(64) V1 window[2][64];
 #pragma GCC unroll 1
     for (int k = 0; k < 2; ++k) {
+        V1 w[16];
         One::LoadBlocks(w, p + 16 * k);
-        ScheduleOneSet<One>(kw, k, w);
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i) window[k][i] = w[i];
+    }
+    V1 a[8], b[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) a[j] = Half(s[j], 0), b[j] = Half(s[j], 1);
+    const auto rounds = [&](int r, int q) {
+        A::Round(a[(0 - q) & 7], a[(1 - q) & 7], a[(2 - q) & 7], a[(3 - q) & 7], a[(4 - q) & 7], a[(5 - q) & 7],
+                 a[(6 - q) & 7], a[(7 - q) & 7], Half(kw[r], 0));
+        A::Round(b[(0 - q) & 7], b[(1 - q) & 7], b[(2 - q) & 7], b[(3 - q) & 7], b[(4 - q) & 7], b[(5 - q) & 7],
+                 b[(6 - q) & 7], b[(7 - q) & 7], Half(kw[r], 1));
+    };
+    // Eight rounds a loop (the code of all 64 would not fit the op cache).
+    // The next block's words wait for its loads until round 16; at round r
+    // from there on, word r of both sets.
+#pragma GCC unroll 1
+    for (int i = 0; i < 16; i += 8) {
+#pragma GCC unroll 8
+        for (int q = 0; q < 8; ++q) {
+            rounds(i + q, q);
+#pragma GCC unroll 2
+            for (int k = 0; k < 2; ++k) SetHalf(kwn[i + q], k, A::Add(Reload(window[k] + i + q), A::T(K, i + q)));
+        }
+    }
+#pragma GCC unroll 1
+    for (int i = 16; i < 64; i += 8) {
+#pragma GCC unroll 8
+        for (int q = 0; q < 8; ++q) {
+            rounds(i + q, q);
+#pragma GCC unroll 2
+            for (int k = 0; k < 2; ++k) {
+                const int j = i + q;
+                V1* w = window[k];
+                const V1 x = A::Add(A::sigma1(Reload(w + j - 2)),
+                                    A::Add(A::Add(Reload(w + j - 7), A::sigma0(Reload(w + j - 15))), Reload(w + j - 16)));
+                w[j] = x;
+                SetHalf(kwn[j], k, A::Add(x, A::T(K, j)));
+            }
+        }
     }
 #pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) s[j] = held[j];
-    RoundsTwoSets<Two>(s, [&kw](int i, V2*) -> const V2* { return kw + i; });
+    for (int j = 0; j < 8; ++j) {
+        const V1 x = A::Add(Half(s[j], 0), a[j]), y = A::Add(Half(s[j], 1), b[j]);
+        SetHalf(s[j], 0, x);
+        SetHalf(s[j], 1, y);
+    }
 }
 
 // The few steps that differ between one register a word and two, by the word's type.
@@ -277,8 +329,8 @@ SHA256_LANES_INLINE void Hash32(unsigned char* out, const unsigned char* in)
 // sha256_lanes.h, unrolled only as far as the message schedule's window needs
 // (16 rounds), not all 64: fully unrolled, the job kernels are more code than
 // the instruction cache holds, and ran slower (doc/results/2026-11-27-lab-notes.md).
-// The 32-lane kernel runs its blocks with CompressTwoSets above: on the words
-// of both register sets at once, its schedule window spilled.
+// The 32-lane kernel runs its blocks with BlockAndNext above: on the words
+// of both register sets at once, this form's schedule window spilled.
 template <class L>
 SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
 {
@@ -305,80 +357,90 @@ SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
     for (int j = 0; j < 8; ++j) s[j] = Lanes::Add(s[j], t[j]);
 }
 
-// The job kernel (the interface of crypto/sha256_jobs.h, as the SHA-NI job
-// kernels): L::N messages in the lanes, and where one ends its digest goes
-// out and the lane takes the next job in the same call, the states staying in
-// registers. Per block, the cursors and counts step as vectors; only the
-// lanes whose message ended go through scalar code. With a kernel call per
-// block from the C++ lane scheduler (states through memory, a loop over the
-// lanes per block and per message), much of the time went to the scheduler;
-// the job kernel made the txids of a block faster (doc/results/2026-11-27-lab-notes.md).
+// A lane's next 64 bytes when it has none: the 32-lane kernel computes every
+// lane's next block ahead, idle ones included (their words are never used).
+alignas(64) const unsigned char NO_BLOCK[64] = {};
+
+// The job kernels' lanes between blocks: each lane's cursor and count as
+// arrays (8 lanes a register), its digest's place, and its state, a word of
+// all lanes in s[j] (one register a word, or two: L::V).
 template <class L>
-SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
-{
+struct JobLanes {
     using V = typename L::V;
-    constexpr int N = L::N;
-    const sha256_jobs::Job* const last = job + njobs;
-    const sha256_jobs::Job* next = job;
-    // Each lane's cursor and count, as arrays (8 lanes a register).
+    static constexpr int N = L::N;
     alignas(64) const unsigned char* at[N];
     alignas(64) const unsigned char* end[N];
     alignas(64) const unsigned char* then[N];
     alignas(64) uint64_t left[N];
-    alignas(64) uint32_t st[8 * N];
-    for (int i = 0; i < N; ++i) {
-        const sha256_jobs::Lane& l = lane[i];
-        at[i] = l.c.at;
-        end[i] = l.c.end;
-        then[i] = l.c.then;
-        left[i] = l.left;
-        // sha256rnds2's order (abef = f e b a, cdgh = h g d c) -> a..h.
-        const uint32_t w[8] = {l.abef[3], l.abef[2], l.cdgh[3], l.cdgh[2], l.abef[1], l.abef[0], l.cdgh[1], l.cdgh[0]};
-        for (int j = 0; j < 8; ++j) st[j * N + i] = w[j];
-    }
     V s[8];
-    for (int j = 0; j < 8; ++j) Load(s[j], st + j * N);
-    const Z byte64 = _mm512_set1_epi64(64), one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
-    for (;;) {
-        // Lanes without a message take the next jobs; stop where one is left without.
+
+    explicit JobLanes(const sha256_jobs::Lane* lane)
+    {
+        alignas(64) uint32_t st[8 * N];
+        for (int i = 0; i < N; ++i) {
+            const sha256_jobs::Lane& l = lane[i];
+            at[i] = l.c.at;
+            end[i] = l.c.end;
+            then[i] = l.c.then;
+            left[i] = l.left;
+            // sha256rnds2's order (abef = f e b a, cdgh = h g d c) -> a..h.
+            const uint32_t w[8] = {l.abef[3], l.abef[2], l.cdgh[3], l.cdgh[2], l.abef[1], l.abef[0], l.cdgh[1], l.cdgh[0]};
+            for (int j = 0; j < 8; ++j) st[j * N + i] = w[j];
+        }
+        for (int j = 0; j < 8; ++j) Load(s[j], st + j * N);
+    }
+    void Leave(sha256_jobs::Lane* lane)
+    {
+        alignas(64) uint32_t st[8 * N];
+        for (int j = 0; j < 8; ++j) Store(st + j * N, s[j]);
+        for (int i = 0; i < N; ++i) {
+            sha256_jobs::Lane& l = lane[i];
+            const uint32_t* w = st + i;
+            l.abef[0] = w[5 * N], l.abef[1] = w[4 * N], l.abef[2] = w[1 * N], l.abef[3] = w[0];
+            l.cdgh[0] = w[7 * N], l.cdgh[1] = w[6 * N], l.cdgh[2] = w[3 * N], l.cdgh[3] = w[2 * N];
+            l.c.at = at[i];
+            l.c.end = end[i];
+            l.c.then = then[i];
+            l.left = left[i];
+        }
+    }
+    //! The lanes (a bit each) whose count is 0.
+    uint32_t Idle() const
+    {
+        const Z zero = _mm512_setzero_si512();
         uint32_t idle = 0;
         for (int h = 0; h < N / 8; ++h) idle |= uint32_t{_mm512_cmpeq_epi64_mask(_mm512_load_si512(left + 8 * h), zero)} << (8 * h);
-        if (idle) {
-            // The lanes that take a job: all idle ones while jobs last, known
-            // from the counts alone. Their states are reset before the loop
-            // that hands the jobs out, not after it: after it, 32 lanes ran
-            // far slower where messages end at different blocks
-            // (doc/results/2026-11-27-lab-notes.md).
-            uint32_t fresh = idle;
-            const size_t have = static_cast<size_t>(last - next);
-            if (static_cast<size_t>(__builtin_popcount(idle)) > have) {
-                fresh = 0;
-                for (size_t k = 0; k < have; ++k) fresh |= (idle & ~fresh) & (0u - (idle & ~fresh));
-            }
-            for (int j = 0; j < 8; ++j) s[j] = Blend(s[j], fresh, Avx512::Set1(sha256::lanes::IV[j]));
-            for (uint32_t take = fresh; take; take &= take - 1, ++next) {
-                const int i = __builtin_ctz(take);
-                sha256_jobs::Lane& l = lane[i];
-                _mm512_storeu_si512(l.pad, _mm512_loadu_si512(next->area + 64));
-                _mm512_storeu_si512(l.pad + 64, _mm512_loadu_si512(next->area + 128));
-                at[i] = next->at ? next->at : l.pad; // no whole block: the padding first
-                then[i] = next->then ? next->then : l.pad; // a job that repeats its block
-                end[i] = next->end;
-                left[i] = next->blocks;
-                l.out = next->out;
-            }
-            if (idle & ~fresh) break;
-        }
-        // The states stay in registers: through memory (a call per block, or
-        // the ended lanes' words read back from a store) 32 lanes took 55-67
-        // cycles a lane-block rather than 37.
-        if constexpr (L::N == 32) {
-            CompressTwoSets<Avx512, L>(s, at);
-        } else {
-            V w[16];
-            L::LoadBlocks(w, at);
-            Compress<L>(s, w);
-        }
+        return idle;
+    }
+    //! Of the lanes in `want`, the first ones in lane order, as many as there are jobs in [next, last).
+    static uint32_t Takers(uint32_t want, const sha256_jobs::Job* next, const sha256_jobs::Job* last)
+    {
+        const size_t have = static_cast<size_t>(last - next);
+        if (static_cast<size_t>(__builtin_popcount(want)) <= have) return want;
+        uint32_t take = 0;
+        for (size_t k = 0; k < have; ++k) take |= (want & ~take) & (0u - (want & ~take));
+        return take;
+    }
+    //! Lane i takes `job`: its padding into the lane's own buffer, its cursor and count.
+    void Take(sha256_jobs::Lane& l, int i, const sha256_jobs::Job& job)
+    {
+        _mm512_storeu_si512(l.pad, _mm512_loadu_si512(job.area + 64));
+        _mm512_storeu_si512(l.pad + 64, _mm512_loadu_si512(job.area + 128));
+        at[i] = job.at ? job.at : l.pad; // no whole block: the padding first
+        then[i] = job.then ? job.then : l.pad; // a job that repeats its block
+        end[i] = job.end;
+        left[i] = job.blocks;
+        l.out = job.out;
+    }
+    //! The lanes in `fresh` start a message: the initial state.
+    void Reset(uint32_t fresh)
+    {
+        for (int j = 0; j < 8; ++j) s[j] = Blend(s[j], fresh, Avx512::Set1(sha256::lanes::IV[j]));
+    }
+    //! Every cursor a block on, every count one less; the lanes whose count reached 0.
+    uint32_t Step()
+    {
+        const Z byte64 = _mm512_set1_epi64(64), one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512();
         uint32_t ended = 0;
         for (int h = 0; h < N / 8; ++h) {
             Z a = _mm512_add_epi64(_mm512_load_si512(at + 8 * h), byte64);
@@ -388,27 +450,116 @@ SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job*
             _mm512_store_si512(left + 8 * h, n);
             ended |= uint32_t{_mm512_cmpeq_epi64_mask(n, zero)} << (8 * h);
         }
-        for (; ended; ended &= ended - 1) {
-            // Lane i's eight words, big-endian, to its digest's place.
-            const int i = __builtin_ctz(ended);
-            const Z lanei = _mm512_set1_epi32(i);
-            __m256i d = _mm256_setzero_si256();
-            for (int j = 0; j < 8; ++j) d = _mm256_mask_mov_epi32(d, static_cast<__mmask8>(1u << j), _mm512_castsi512_si256(Pick(s[j], lanei)));
-            d = _mm512_castsi512_si256(Avx512::ByteSwap(_mm512_castsi256_si512(d)));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane[i].out), d);
+        return ended;
+    }
+    //! Lane i's eight words, big-endian, to out.
+    void Digest(int i, unsigned char* out) const
+    {
+        const Z lanei = _mm512_set1_epi32(i);
+        __m256i d = _mm256_setzero_si256();
+        for (int j = 0; j < 8; ++j) d = _mm256_mask_mov_epi32(d, static_cast<__mmask8>(1u << j), _mm512_castsi512_si256(Pick(s[j], lanei)));
+        d = _mm512_castsi512_si256(Avx512::ByteSwap(_mm512_castsi256_si512(d)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), d);
+    }
+};
+
+// The job kernel (the interface of crypto/sha256_jobs.h, as the SHA-NI job
+// kernels): L::N messages in the lanes, and where one ends its digest goes
+// out and the lane takes the next job in the same call, the states staying in
+// registers. Per block, the cursors and counts step as vectors; only the
+// lanes whose message ended go through scalar code. With a kernel call per
+// block from the C++ lane scheduler (states through memory, a loop over the
+// lanes per block and per message), much of the time went to the scheduler;
+// the job kernel made the txids of a block faster (doc/results/2026-11-27-lab-notes.md).
+// The 32-lane kernel is JobsAhead, below.
+template <class L>
+SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
+{
+    static_assert(L::N == 16, "32 lanes: JobsAhead");
+    using V = typename L::V;
+    const sha256_jobs::Job* const last = job + njobs;
+    const sha256_jobs::Job* next = job;
+    JobLanes<L> j(lane);
+    for (;;) {
+        // Lanes without a message take the next jobs; stop where one is left without.
+        if (const uint32_t idle = j.Idle()) {
+            // The lanes that take a job: all idle ones while jobs last, known
+            // from the counts alone. Their states are reset before the loop
+            // that hands the jobs out, not after it: after it, 32 lanes ran
+            // far slower where messages end at different blocks
+            // (doc/results/2026-11-27-lab-notes.md).
+            const uint32_t fresh = j.Takers(idle, next, last);
+            j.Reset(fresh);
+            for (uint32_t take = fresh; take; take &= take - 1) j.Take(lane[__builtin_ctz(take)], __builtin_ctz(take), *next++);
+            if (idle & ~fresh) break;
         }
+        V w[16];
+        L::LoadBlocks(w, j.at);
+        Compress<L>(j.s, w);
+        for (uint32_t ended = j.Step(); ended; ended &= ended - 1) j.Digest(__builtin_ctz(ended), lane[__builtin_ctz(ended)].out);
     }
-    for (int j = 0; j < 8; ++j) Store(st + j * N, s[j]);
-    for (int i = 0; i < N; ++i) {
-        sha256_jobs::Lane& l = lane[i];
-        const uint32_t* w = st + i;
-        l.abef[0] = w[5 * N], l.abef[1] = w[4 * N], l.abef[2] = w[1 * N], l.abef[3] = w[0];
-        l.cdgh[0] = w[7 * N], l.cdgh[1] = w[6 * N], l.cdgh[2] = w[3 * N], l.cdgh[3] = w[2 * N];
-        l.c.at = at[i];
-        l.c.end = end[i];
-        l.c.then = then[i];
-        l.left = left[i];
+    j.Leave(lane);
+    _mm256_zeroupper();
+    return static_cast<size_t>(next - job);
+}
+
+//! The 32-lane job kernel: as Jobs, each block's W+K computed a block ahead,
+//! beside the rounds of the block before (BlockAndNext). So a lane whose
+//! message ends takes its next job before that block's rounds, not after; its
+//! digest's place is kept until they are done. W+K of the blocks at the
+//! cursors is in kw[cur] while `ahead`; after lanes take jobs at the top of
+//! the loop (on entry, or where one was left without, just before the
+//! return) it is computed there.
+template <class One, class Two>
+SHA256_LANES_INLINE size_t JobsAhead(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs)
+{
+    using V1 = typename One::V;
+    using V2 = typename Two::V;
+    static_assert(Two::N == 32, "two sets of 16 lanes");
+    const sha256_jobs::Job* const last = job + njobs;
+    const sha256_jobs::Job* next = job;
+    JobLanes<Two> j(lane);
+    alignas(64) V2 kw[2][64];
+    int cur = 0;
+    bool ahead = false;
+    unsigned char* out[32];
+    for (uint32_t idle = j.Idle();;) {
+        if (idle) {
+            const uint32_t fresh = j.Takers(idle, next, last);
+            j.Reset(fresh);
+            for (uint32_t take = fresh; take; take &= take - 1) j.Take(lane[__builtin_ctz(take)], __builtin_ctz(take), *next++);
+            if (idle & ~fresh) break;
+            ahead = false;
+        }
+        if (!ahead) {
+            for (int k = 0; k < 2; ++k) {
+                V1 w[16];
+                One::LoadBlocks(w, j.at + 16 * k);
+                ScheduleOneSet<One>(kw[cur], k, w);
+            }
+        }
+        // The cursors on to the next block; the lanes whose message ends with
+        // this one take their next jobs now (or, with none left, read a block
+        // of zeros ahead, and are idle after it).
+        const uint32_t ended = j.Step();
+        const uint32_t fresh = j.Takers(ended, next, last);
+        for (uint32_t e = ended; e; e &= e - 1) {
+            const int i = __builtin_ctz(e);
+            out[i] = lane[i].out;
+            if (fresh >> i & 1) {
+                j.Take(lane[i], i, *next++);
+            } else {
+                j.at[i] = NO_BLOCK;
+            }
+        }
+        BlockAndNext<One>(j.s, kw[cur], j.at, kw[cur ^ 1]);
+        cur ^= 1;
+        ahead = true;
+        for (uint32_t e = ended; e; e &= e - 1) j.Digest(__builtin_ctz(e), out[__builtin_ctz(e)]);
+        j.Reset(fresh);
+        idle = ended & ~fresh;
     }
+    j.Leave(lane);
     _mm256_zeroupper();
     return static_cast<size_t>(next - job);
 }

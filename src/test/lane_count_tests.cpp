@@ -147,9 +147,11 @@ BOOST_AUTO_TEST_CASE(every_counted_kernel)
             BOOST_CHECK_MESSAGE(block.ops == want,
                                 k->name << ": a block counts " << block.ops << " instructions, the algorithm asks " << want);
             // A job kernel's call is counted as a block of its lanes, whatever
-            // function of its own it runs the block with.
+            // function of its own it runs the block with: the same operations,
+            // and no longer a chain (one that computes a block's words ahead
+            // takes them off the rounds' chain).
             if (shape == Shape::Jobs) {
-                BOOST_CHECK_MESSAGE(c.ops == block.ops && c.chain == block.chain,
+                BOOST_CHECK_MESSAGE(c.ops == block.ops && c.chain <= block.chain && c.chain > 0.9 * block.chain,
                                     k->name << ": a job block counts " << c.ops << " instructions, chain " << c.chain
                                             << "; a block " << block.ops << ", chain " << block.chain);
             }
