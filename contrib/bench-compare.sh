@@ -289,14 +289,19 @@ fi
 run() {
   nn=$(printf '%02d' "$1")
   if [ "$2" = base ]; then b=$base_bin; l="BASE $base_label"; else b=$head_bin; l="HEAD $head_label"; fi
+  # A fresh copy of the binary for every run (ab_fresh: its page-cache placement).
   # shellcheck disable=SC2086
-  if ! "$b" $opts -output-json="$out/pair-$nn-$2.json" > "$out/pair-$nn-$2.md" 2> "$out/pair-$nn-$2.err"; then
+  if ! ab_fresh "$out" "$b" $opts -output-json="$out/pair-$nn-$2.json" > "$out/pair-$nn-$2.md" 2> "$out/pair-$nn-$2.err"; then
     msg=$(grep -v '^\[' "$out/pair-$nn-$2.err" | grep . | tail -1)
     die "$l: bench_bitcoin failed in pair $nn: ${msg:-no message} (output: $out/pair-$nn-$2.err)"
   fi
 }
 # The pairs in ABBA order: build-aux/ab-pairs.sh.
 . "$script_dir/../build-aux/ab-pairs.sh"
+# An interrupted run leaves no copy of a binary behind (ab_fresh), nor an
+# empty directory it made.
+trap '[ -z "${_ab_copy:-}" ] || rm -f "$_ab_copy"; [ -z "${made_out:-}" ] || { [ -z "$(ls -A "$out" 2> /dev/null)" ] && rmdir "$out" 2> /dev/null; }' EXIT
+trap 'exit 130' INT TERM
 
 say "runs in $out; bench_bitcoin $opts"
 t0=$(date +%s)

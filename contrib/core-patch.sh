@@ -548,7 +548,7 @@ say "A/B: $pairs pairs; each of $benches${head_only:+ $head_only (HEAD only)} in
 one() { # one <pair> <base|head> <bench> (sh has no locals: names of its own)
   if [ "$2" = base ]; then one_bin=$base_bin; else one_bin=$head_bin; fi
   one_f=$raw/pair-$1-$2-$3
-  "$one_bin" -filter="^$3\$" -min-time="$min_time" -output-json="$one_f.json" > "$one_f.out" 2>&1 \
+  ab_fresh "$work" "$one_bin" -filter="^$3\$" -min-time="$min_time" -output-json="$one_f.json" > "$one_f.out" 2>&1 \
     || die "$2 bench_bitcoin failed on $3 in pair $1 (output: $one_f.out)"
 }
 t0=$(date +%s)

@@ -417,6 +417,33 @@ class ScriptTests(unittest.TestCase, OneLineError):
         compiler("2.0")  # the same command, another compiler version
         self.assertIn("building in", base_line())
 
+    def test_every_run_is_of_a_fresh_copy_of_its_binary(self):
+        # A binary's page-cache placement stays with its file, so every measured
+        # run executes a copy made for it (ab_fresh), removed after it. The fake
+        # marks the file it runs from: a file run twice would show a mark.
+        fixture = os.path.join(self.tmp, "measured.json")
+        with open(fixture, "w") as f:
+            json.dump(measured(), f)
+        log = os.path.join(self.tmp, "runs.log")
+        repo = self.building_repo("#!/bin/sh\ncase \"$*\" in *-list*) exit 0 ;; esac\n"
+                                  "marks=$(grep -c '^# ran$' \"$0\")\necho '# ran' >> \"$0\"\n"
+                                  "echo \"$0 $marks\" >> '%s'\n"
+                                  "for a; do case \"$a\" in -output-json=*) cp '%s' \"${a#-output-json=}\" ;; esac; done\n"
+                                  "exit 0\n" % (log, fixture))
+        out = os.path.join(self.tmp, "out")
+        p = run([BENCH_COMPARE, "--cache=" + os.path.join(self.tmp, "cache"), "--repo=" + repo, "--budget=1",
+                 "--out=" + out, "HEAD", "HEAD"])
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        with open(log) as f:
+            runs = [line.split() for line in f.read().splitlines()]
+        pairs = len([n for n in os.listdir(out) if n.endswith("-base.json")])
+        self.assertGreaterEqual(pairs, 2)
+        self.assertEqual(len(runs), 2 * pairs, "one logged run a side and pair")
+        for path, marks in runs:
+            self.assertEqual(os.path.dirname(path), out, "a run of the cached binary itself")
+            self.assertEqual(marks, "0", "a copy was run twice")
+        self.assertEqual([n for n in os.listdir(out) if n.startswith(".run-")], [], "a copy was left behind")
+
     def test_an_emulated_run_is_refused_for_that_reason_only(self):
         doc = measured()
         doc["machine"]["emulated"] = "qemu (test)"
