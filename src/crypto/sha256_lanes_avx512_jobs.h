@@ -362,8 +362,8 @@ SHA256_LANES_INLINE void Compress(typename L::V* s, typename L::V* w)
 alignas(64) const unsigned char NO_BLOCK[64] = {};
 
 // The job kernels' lanes between blocks: each lane's cursor and count as
-// arrays (8 lanes a register), its digest's place, and its state, a word of
-// all lanes in s[j] (one register a word, or two: L::V).
+// arrays (8 lanes a register), and its state, a word of all lanes in s[j]
+// (one register a word, or two: L::V); its digest's place stays in its Lane.
 template <class L>
 struct JobLanes {
     using V = typename L::V;
