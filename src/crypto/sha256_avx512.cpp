@@ -47,6 +47,19 @@ void sha256::kernel::avx512_32way_d64(unsigned char* out, const unsigned char* i
     _mm256_zeroupper();
 }
 
+// Pipelined from three batches on: with one or two, the pipeline's ends (the
+// schedules beside no rounds) made it slower than a call per batch
+// (doc/results/2026-11-28-amd-epyc-zen5-log.md).
+void sha256::kernel::avx512_32way_d64_batch(unsigned char* out, const unsigned char* in, size_t batches)
+{
+    if (batches < 3) {
+        for (size_t i = 0; i < batches; ++i) D64TwoSets<Avx512, Avx512x2>(out + 32 * 32 * i, in + 64 * 32 * i);
+    } else {
+        D64Pipelined<Avx512, Avx512x2>(out, in, batches);
+    }
+    _mm256_zeroupper();
+}
+
 void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in)
 {
     Hash32<Avx512x2>(out, in);

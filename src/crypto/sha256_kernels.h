@@ -183,6 +183,7 @@ void avx512_16way_d64(unsigned char* out, const unsigned char* in);
 void avx512_16way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 void avx512_32way_d64(unsigned char* out, const unsigned char* in);
+void avx512_32way_d64_batch(unsigned char* out, const unsigned char* in, size_t batches);
 void avx512_32way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
 OpCount avx512_16way_count(Shape shape);
@@ -307,6 +308,7 @@ inline constexpr Kernel KERNELS[] = {
     MakeHash("avx512_16way", "sha256_avx512.cpp", S::Hash32, 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_hash32), SHA256_X86(avx512_16way_count)),
     MakeJobs("avx512_16way", "sha256_avx512.cpp", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs), SHA256_X86(avx512_16way_count)),
     MakeHash("avx512_32way", "sha256_avx512.cpp", S::D64, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_d64), SHA256_X86(avx512_32way_count)),
+    MakeBatch("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_d64_batch)),
     MakeHash("avx512_32way", "sha256_avx512.cpp", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32), SHA256_X86(avx512_32way_count)),
     MakeJobs("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs), SHA256_X86(avx512_32way_count)),
 

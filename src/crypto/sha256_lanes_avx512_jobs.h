@@ -194,40 +194,31 @@ SHA256_LANES_INLINE V Reload(const V* p)
 }
 SHA256_LANES_INLINE Z Reload(const Z* p) { return *static_cast<const volatile Z*>(p); }
 
-//! One block of the 32-lane job kernel with the next block's schedule beside
-//! it: the rounds of both sets on their states s (this block's W+K in kw),
-//! and the next block's W+K, from the blocks at p[0..31], into kwn.
-//! Computed ahead, the schedule is off the rounds' chains, and its own
-//! chains fill their gaps. The states of both sets take 16 registers and
-//! the rounds' temporaries most of the rest, so the schedule's window is in
-//! memory: each word is stored once and its four terms loaded (Reload: GCC
-//! otherwise keeps the window in registers and spills the states). Not
-//! inlined: the caller's own values (and s) stay out of its registers.
-template <class One, class V2>
-__attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned char* const* p, V2* kwn)
+//! s += 64 rounds of both sets on their states s, kw(r, k) giving set k's
+//! W+K of round r, and beside them the W+K of a next block into kwn, from
+//! its 16 words of each set in window[k][0..15] (the rest of the window is
+//! the schedule's). Computed ahead, the schedule is off the rounds' chains,
+//! and its own chains fill their gaps. The states of both sets take 16
+//! registers and the rounds' temporaries most of the rest, so the schedule's
+//! window is in memory: each word is stored once and its four terms loaded
+//! (Reload: GCC otherwise keeps the window in registers and spills the states).
+template <class One, class V2, class KW>
+SHA256_LANES_INLINE void RoundsAndNext(V2* s, KW kw, typename One::V (*window)[64], V2* kwn)
 {
     using A = sha256::lanes::Lanes<One>;
     using V1 = typename One::V;
     using sha256::lanes::K;
-    alignas(64) V1 window[2][64];
-#pragma GCC unroll 1
-    for (int k = 0; k < 2; ++k) {
-        V1 w[16];
-        One::LoadBlocks(w, p + 16 * k);
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; ++i) window[k][i] = w[i];
-    }
     V1 a[8], b[8];
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) a[j] = Half(s[j], 0), b[j] = Half(s[j], 1);
     const auto rounds = [&](int r, int q) {
         A::Round(a[(0 - q) & 7], a[(1 - q) & 7], a[(2 - q) & 7], a[(3 - q) & 7], a[(4 - q) & 7], a[(5 - q) & 7],
-                 a[(6 - q) & 7], a[(7 - q) & 7], Half(kw[r], 0));
+                 a[(6 - q) & 7], a[(7 - q) & 7], kw(r, 0));
         A::Round(b[(0 - q) & 7], b[(1 - q) & 7], b[(2 - q) & 7], b[(3 - q) & 7], b[(4 - q) & 7], b[(5 - q) & 7],
-                 b[(6 - q) & 7], b[(7 - q) & 7], Half(kw[r], 1));
+                 b[(6 - q) & 7], b[(7 - q) & 7], kw(r, 1));
     };
     // Eight rounds a loop (the code of all 64 would not fit the op cache).
-    // The next block's words wait for its loads until round 16; at round r
+    // The next block's words wait for their loads until round 16; at round r
     // from there on, word r of both sets.
 #pragma GCC unroll 1
     for (int i = 0; i < 16; i += 8) {
@@ -260,6 +251,139 @@ __attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned 
         SetHalf(s[j], 0, x);
         SetHalf(s[j], 1, y);
     }
+}
+
+//! One block of the 32-lane job kernel with the next block's schedule beside
+//! it: the rounds of both sets on their states s (this block's W+K in kw),
+//! and the next block's W+K, from the blocks at p[0..31], into kwn. Not
+//! inlined: the caller's own values (and s) stay out of its registers.
+template <class One, class V2>
+__attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned char* const* p, V2* kwn)
+{
+    using V1 = typename One::V;
+    alignas(64) V1 window[2][64];
+#pragma GCC unroll 1
+    for (int k = 0; k < 2; ++k) {
+        V1 w[16];
+        One::LoadBlocks(w, p + 16 * k);
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i) window[k][i] = w[i];
+    }
+    RoundsAndNext<One>(s, [kw](int r, int k) { return Half(kw[r], k); }, window, kwn);
+}
+
+// D64Pipelined's blocks, functions of their own: inlined, its code was far
+// more than the op cache holds. For the same reason the padding block's
+// rounds read its W+K from a table as the others read theirs, through the
+// same function: with a function of its own for the padding block (its W+K
+// broadcast from the 64 words), D64Pipelined ran slower than D64TwoSets
+// (doc/results/2026-11-28-amd-epyc-zen5-log.md).
+//! s += 64 rounds of both sets with the W+K in kw.
+template <class Two>
+__attribute__((noinline)) void BlockOfTwoSets(typename Two::V* s, const typename Two::V* kw)
+{
+    RoundsTwoSets<Two>(s, [kw](int i, typename Two::V*) { return kw + i; });
+}
+//! The same beside the schedule of the words in window, into kwn (RoundsAndNext).
+template <class One, class V2>
+__attribute__((noinline)) void BlockAndSchedule(V2* s, const V2* kw, typename One::V (*window)[64], V2* kwn)
+{
+    RoundsAndNext<One>(s, [kw](int r, int k) { return Half(kw[r], k); }, window, kwn);
+}
+
+//! The padding block's W+K in every lane of both sets, laid out as a
+//! block's W+K for BlockOfTwoSets and BlockAndSchedule (a Pair a round).
+template <class V2>
+const V2* PadKWLanes()
+{
+    static_assert(std::is_same_v<V2, Pair>, "two registers of 16 lanes a word");
+    struct Table {
+        alignas(64) uint32_t v[64][32];
+    };
+    alignas(64) static constexpr Table table = [] {
+        Table t{};
+        for (int r = 0; r < 64; ++r) {
+            for (int i = 0; i < 32; ++i) t.v[r][i] = sha256::lanes::PAD64_KW.v[r];
+        }
+        return t;
+    }();
+    return reinterpret_cast<const V2*>(table.v);
+}
+
+//! SHA256D64 of 32 x `batches` inputs (One, Two: Avx512, Avx512x2): as
+//! D64TwoSets, but each schedule beside rounds that do not need it, across
+//! groups of 32 (RoundsAndNext). Of a group's three blocks, the padding
+//! block's rounds run beside the next group's first schedule, the first
+//! block's beside the previous group's second-hash schedule, and that second
+//! hash's rounds alone. A group's digests are written after the next group's
+//! inputs are read, to places no later group reads (out is in, or apart).
+template <class One, class Two>
+SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* in, size_t batches)
+{
+    using V1 = typename One::V;
+    using V2 = typename Two::V;
+    using sha256::lanes::PAD32;
+    const V2* const pad = PadKWLanes<V2>();
+    if (!batches) return;
+    alignas(64) V2 kw1[64], kw3[64];
+    alignas(64) V1 window[2][64];
+    V2 s[8], t[8];
+    const auto iv = [](V2* x) {
+        for (int j = 0; j < 8; ++j) x[j] = Two::Set1(sha256::constants::IV[j]);
+    };
+    // The words of group g's first block.
+    const auto inputs = [&window, in](size_t g) {
+#pragma GCC unroll 1
+        for (int k = 0; k < 2; ++k) One::LoadContiguous(window[k], in + 64 * (32 * g + 16 * k));
+    };
+    // The words of the second hash of the digests in d: the digest, then its fixed padding.
+    const auto digests = [&window](const V2* d) {
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; ++j) {
+            window[0][j] = Half(d[j], 0), window[1][j] = Half(d[j], 1);
+            window[0][8 + j] = window[1][8 + j] = One::Set1(PAD32[j]);
+        }
+    };
+    // W+K of the words in window, into kw, with no rounds beside (the pipeline's ends).
+    const auto schedule = [&window](V2* kw) {
+#pragma GCC unroll 1
+        for (int k = 0; k < 2; ++k) {
+            V1 w[16];
+#pragma GCC unroll 16
+            for (int j = 0; j < 16; ++j) w[j] = window[k][j];
+            ScheduleOneSet<One>(kw, k, w);
+        }
+    };
+    inputs(0);
+    schedule(kw1);
+#pragma GCC unroll 1
+    for (size_t g = 0; g < batches; ++g) {
+        iv(s);
+        if (g) {
+            // Block 1 beside the second hash's schedule of group g - 1 (its digests in t), then that hash.
+            digests(t);
+            BlockAndSchedule<One>(s, kw1, window, kw3);
+            iv(t);
+            BlockOfTwoSets<Two>(t, kw3);
+            Two::StoreContiguous(out + 32 * 32 * (g - 1), t);
+        } else {
+            BlockOfTwoSets<Two>(s, kw1);
+        }
+        // The padding block, beside the next group's first schedule.
+        if (g + 1 < batches) {
+            inputs(g + 1);
+            BlockAndSchedule<One>(s, pad, window, kw1);
+        } else {
+            BlockOfTwoSets<Two>(s, pad);
+        }
+        for (int j = 0; j < 8; ++j) t[j] = s[j];
+    }
+    // The last group's second hash.
+    digests(t);
+    schedule(kw3);
+    iv(s);
+    BlockOfTwoSets<Two>(s, kw3);
+    Two::StoreContiguous(out + 32 * 32 * (batches - 1), s);
 }
 
 // The few steps that differ between one register a word and two, by the word's type.
