@@ -27,7 +27,10 @@ any other the file takes functions from, separated by spaces).
 compares the instructions (objdump -d, addresses and symbol names left out) of
 every exported function in CORE_OBJECT (the file CORE_PATH, compiled), and of
 the functions of that file it calls or jumps to, with those of the project's
-function it comes from in the PROJECT_OBJECT that defines it (the project
+function it comes from in the PROJECT_OBJECT that defines it (the two sources
+of a commutative vector operation, and of a cmp or test read only for
+equality, taken in either order: GCC orders them by its numbering of values,
+which the file's other functions change; the project
 sources of --list in that order, each compiled with the same compiler and
 flags): "same code: ..." and exit 0, or the first difference and exit 1.
 
@@ -398,6 +401,16 @@ def symbol(obj, qualified):
 
 
 BRANCH = re.compile(r"^(?:call|jmp)\w*\s+[0-9a-f]+ <([^>+]+)(?:\+0x[0-9a-f]+)?>")
+# A three-operand vector operation whose two sources commute (AT&T order:
+# source 2, source 1, destination; no opmask), and a comparison whose only
+# reader asks for equality: GCC orders their sources by its own numbering of
+# values, which the other functions of the file change, so the same source
+# compiled beside other kernels can swap them.
+COMMUTATIVE = re.compile(r"^(v(?:padd[bwdq]|pmull[wd]|pand[dq]?|por[dq]?|pxor[dq]?|pcmpeq[bwdq]|pmin[su][bwdq]|pmax[su][bwdq])) "
+                         r"([^,{}]+),([^,{}]+),([^,{}]+)$")
+SYMMETRIC = re.compile(r"^(cmp[bwlq]?|test[bwlq]?) ([^,]+),([^,]+)$")
+EQUALITY = re.compile(r"^(?:j|set|cmov)n?[ez]\b")
+FLAGS_READER = re.compile(r"^(?:j(?!mp)\w+|set\w+|cmov\w+|adc\w*|sbb\w*|rc[lr]\w*|pushf\w*)\b")
 
 
 def instructions(obj, symbol, calls=None):
@@ -409,21 +422,57 @@ def instructions(obj, symbol, calls=None):
         raise ExportError(f"cannot run objdump: {e.strerror}")
     if r.returncode != 0:
         raise ExportError(f"objdump {obj}: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else 'failed'}")
-    out = []
+    out, addrs, targets = [], [], []
     for line in r.stdout.splitlines():
-        m = re.match(r"^\s*[0-9a-f]+:\s+(.*)$", line)
+        m = re.match(r"^\s*([0-9a-f]+):\s+(.*)$", line)
         if not m:
             continue
-        insn = re.sub(r"\s*#.*$", "", m.group(1))   # objdump's comments name addresses and symbols
+        insn = re.sub(r"\s*#.*$", "", m.group(2))   # objdump's comments name addresses and symbols
         b = BRANCH.match(insn)
         if calls is not None and b and b.group(1) != symbol and b.group(1) not in calls:
             calls.append(b.group(1))
+        t = re.match(r"^j\w*\s+([0-9a-f]+) <", insn)
+        addrs.append(int(m.group(1), 16))
+        targets.append(int(t.group(1), 16) if t else None)
         insn = re.sub(r"<[^>]*>", "<>", insn)         # so do branch targets
         insn = re.sub(r"\b[0-9a-f]+ <>", "<>", insn)
         out.append(" ".join(insn.split()))
     if not out:
         raise ExportError(f"{obj}: no function {symbol}")
+    index = {a: k for k, a in enumerate(addrs)}
+    return canonical(out, [index.get(t) if t is not None else None for t in targets])
+
+
+def canonical(insns, targets=None):
+    """insns with the two sources of each commutative vector operation and of
+    each test, and of each cmp whose flags only an equality test reads (the next
+    instruction is je/jne, sete/setne or cmove/cmovne, and neither the one after
+    it nor, for a jump, the one at its target, `targets[i]` (an index in insns,
+    or None: outside them), reads flags), in one order; every other instruction
+    as it is."""
+    targets = targets or [None] * len(insns)
+    out = []
+    for i, insn in enumerate(insns):
+        m = COMMUTATIVE.match(insn)
+        if m:
+            a, b = sorted((m.group(2), m.group(3)))
+            insn = f"{m.group(1)} {a},{b},{m.group(4)}"
+        m = SYMMETRIC.match(insn)
+        if m and (m.group(1).startswith("test") or equality_only(insns, targets, i)):
+            a, b = sorted((m.group(2), m.group(3)))
+            insn = f"{m.group(1)} {a},{b}"
+        out.append(insn)
     return out
+
+
+def equality_only(insns, targets, i):
+    """Whether only an equality test reads the flags that instruction i sets."""
+    if i + 1 >= len(insns) or not EQUALITY.match(insns[i + 1]):
+        return False
+    after = [i + 2]
+    if insns[i + 1].startswith("j"):
+        after.append(targets[i + 1])
+    return all(k is not None and k < len(insns) and not FLAGS_READER.match(insns[k]) for k in after)
 
 
 def same_code(core_path, core_obj, *project_objs):

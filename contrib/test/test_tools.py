@@ -736,6 +736,45 @@ class AbHonestyVerify(ToolCase):
         self.assert_one_line_error(rc, err, "ab_honesty_verify.py", "usage")
 
 
+class CoreExportCanonical(unittest.TestCase):
+    """contrib/core-export.py --same-code's instruction forms: the sources of a
+    commutative operation, and of a comparison read only for equality, in one
+    order; everything else as objdump printed it."""
+
+    @classmethod
+    def setUpClass(cls):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("core_export", os.path.join(CONTRIB, "core-export.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        cls.canonical = staticmethod(mod.canonical)
+
+    def same(self, a, b, targets=None):
+        return self.canonical(a, targets) == self.canonical(b, targets)
+
+    def test_commutative_sources_in_either_order(self):
+        self.assertTrue(self.same(["vpaddd %zmm7,%zmm16,%zmm7"], ["vpaddd %zmm16,%zmm7,%zmm7"]))
+        self.assertTrue(self.same(["vpxord %zmm1,%zmm2,%zmm3"], ["vpxord %zmm2,%zmm1,%zmm3"]))
+        self.assertTrue(self.same(["test %eax,%edx"], ["test %edx,%eax"]))
+
+    def test_other_operands_keep_their_order(self):
+        self.assertFalse(self.same(["vpsubd %zmm7,%zmm16,%zmm7"], ["vpsubd %zmm16,%zmm7,%zmm7"]))
+        self.assertFalse(self.same(["vpaddd %zmm7,%zmm16,%zmm7"], ["vpaddd %zmm7,%zmm16,%zmm8"]))
+        self.assertFalse(self.same(["vpaddd %zmm7,%zmm16,%zmm7{%k1}"], ["vpaddd %zmm16,%zmm7,%zmm7{%k1}"]))
+        self.assertFalse(self.same(["vpternlogd $0x96,%zmm1,%zmm2,%zmm3"], ["vpternlogd $0x96,%zmm2,%zmm1,%zmm3"]))
+
+    def test_cmp_read_only_for_equality(self):
+        jne = ["cmp %rsi,%rax", "jne <>", "nop"]
+        self.assertTrue(self.same(jne, ["cmp %rax,%rsi", "jne <>", "nop"], [None, 0, None]))
+        # An ordered test, a second reader after it or at the jump's target, or
+        # a target outside the function: the order stays.
+        self.assertFalse(self.same(["cmp %rsi,%rax", "ja <>", "nop"], ["cmp %rax,%rsi", "ja <>", "nop"], [None, 0, None]))
+        self.assertFalse(self.same(["cmp %rsi,%rax", "jne <>", "jb <>"], ["cmp %rax,%rsi", "jne <>", "jb <>"], [None, 0, None]))
+        self.assertFalse(self.same(["cmp %rsi,%rax", "jne <>", "nop", "cmovb %rax,%rdx"],
+                                   ["cmp %rax,%rsi", "jne <>", "nop", "cmovb %rax,%rdx"], [None, 3, None, None]))
+        self.assertFalse(self.same(jne, ["cmp %rax,%rsi", "jne <>", "nop"], [None, None, None]))
+
+
 class InstallDepsTests(unittest.TestCase):
     """contrib/install-deps.sh's package sets: --all (what CI installs) holds every
     package of the other two, and --core what core-patch.sh and Core's build run."""
