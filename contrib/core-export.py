@@ -85,7 +85,7 @@ EXPORTS = [
     {
         "path": "src/crypto/sha256_avx512_multi.cpp",
         "source": "crypto/sha256_avx512.cpp",
-        "headers": ["crypto/sha256_lanes_avx512.h", "crypto/sha256_lanes_avx512_jobs.h"],
+        "headers": ["crypto/sha256_lanes_avx512.h", "crypto/sha256_lanes_avx512_x2.h", "crypto/sha256_lanes_avx512_jobs.h"],
         "namespace": "sha256_avx512_multi",
         # The CPU model's probe too: Core's dispatch takes 32 lanes where 512-bit adds are deep.
         "functions": [("sha256::kernel::avx512_16way_jobs", "Jobs_16way"),
@@ -134,8 +134,8 @@ KEPT = {h["source"]: h["path"][len("src/"):] for h in HEADERS}
 # Project headers that may be inlined; any other project include is an error
 # (it would pull the project's own API into Core).
 INLINED = {"crypto/sha256_constants.h", "crypto/sha256_lanes.h", "crypto/sha256_lanes_avx512.h",
-           "crypto/sha256_lanes_avx512_jobs.h", "crypto/sha256_x86_shani_ring.h", "crypto/sha256_x86_shani_stagger.h",
-           "crypto/sha256_x86_shani_streams.h", "crypto/sha256_x86_shani_jobs.h"}
+           "crypto/sha256_lanes_avx512_x2.h", "crypto/sha256_lanes_avx512_jobs.h", "crypto/sha256_x86_shani_ring.h",
+           "crypto/sha256_x86_shani_stagger.h", "crypto/sha256_x86_shani_streams.h", "crypto/sha256_x86_shani_jobs.h"}
 # Left out: the project's kernel table and API, its CPU model, and its
 # counting of lane kernels' operations (the bench's floor).
 LEFT_OUT = {"crypto/sha256_kernels.h", "crypto/sha256_internal.h", "compat/cpu_model.h", "crypto/sha256_lanes_count.h"}
