@@ -118,6 +118,16 @@ EXPORTS = [
         "flags": "-msse4.1 -msha",
         "summary": "SHA256D64 on batches of five inputs with the Intel SHA extensions, five streams in staggered halves.",
     },
+    {
+        "path": "src/crypto/sha256_avx512_32way.cpp",
+        "source": "crypto/sha256_avx512.cpp",
+        "headers": ["crypto/sha256_lanes_avx512.h", "crypto/sha256_lanes_avx512_x2.h"],
+        "namespace": "sha256d64_avx512",
+        "functions": [("sha256::kernel::avx512_32way_d64_batch", "Transform_32way_batches")],
+        "defines": ["ENABLE_AVX512"],
+        "flags": "-mavx512f -mavx512vl",
+        "summary": "SHA256D64 on batches of 32 inputs in two sets of AVX-512 lanes, each schedule beside another group's rounds.",
+    },
 ]
 
 # Headers that go to Core as files of their own, at these paths, written from

@@ -134,6 +134,8 @@ struct Built {
 // where the CPU has it, and AVX-512 16 ways where wide; otherwise SSE4 (1
 // way), SSE4.1 (4 ways), AVX2 (8 ways), AVX-512 (16 ways), each where the
 // CPU, the OS's XCR0 and the build allow it.
+// Where AVX-512 runs SHA256D64 and 512-bit adds are `deep`, its 32 lanes
+// take batches of 32 first (",avx512(32way)" after the 16 ways).
 // SHA256DMulti's lanes (AVX-512, 32 of them where 512-bit adds are `deep`,
 // else 16) follow the CPU, not SHA256D64's choice, and are named last, then
 // the SHA-NI streams that end what the lanes leave behind, where both exist.
@@ -146,17 +148,17 @@ std::string Expected(const Cpu& cpu, const Built& built, unsigned use, bool wide
     const bool avx512 = (use & USE_AVX512) && cpu.avx512fvl && zmm && built.avx512;
     const bool shani = sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani;
     std::string multi = !(sse4 && avx512) ? "" : deep ? ",avx512(32way multi)" : ",avx512(16way multi)";
+    const std::string d64_avx512 = !avx512 ? "" : deep ? ",avx512(16way),avx512(32way)" : ",avx512(16way)";
     if (!multi.empty() && shani) multi += ",x86_shani(multi tail)";
     if (shani) {
         if (wide) return "x86_shani(1way,2way,4way,5way)" + multi;
-        return std::string("x86_shani(1way,2way)") + (avx512 ? ",avx512(16way)" : "") + multi;
+        return "x86_shani(1way,2way)" + d64_avx512 + multi;
     }
     if (!sse4) return "standard";
     std::string s = "sse4(1way)";
     if (built.sse41) s += ",sse41(4way)";
     if ((use & USE_AVX2) && cpu.avx2 && ymm && built.avx2) s += ",avx2(8way)";
-    if (avx512) s += ",avx512(16way)";
-    return s + multi;
+    return s + d64_avx512 + multi;
 }
 
 struct Mode {
@@ -179,11 +181,20 @@ std::array<unsigned char, 32> RefD64(const unsigned char* in64)
     return project::ReferenceSha256(first.data(), 32);
 }
 
-// SHA256D64 for 0..70 inputs (every tail after every width's loop), aligned,
+// SHA256D64 for 0..70 inputs (every tail after every width's loop) and for
+// three to five batches of 32 with and without a tail (where the 32-way
+// batches run each batch's schedules beside another's rounds), aligned,
 // misaligned and in place, with guard bytes around the output.
 void CheckD64(const std::string& label, Rng& rng, bool quick)
 {
     const size_t max_n = 70;
+    std::vector<size_t> counts;
+    for (size_t n = 0; n <= max_n; ++n) {
+        if (!quick || n <= 20 || n == 31 || n == 32 || n == 33 || n == 47 || n == max_n) counts.push_back(n);
+    }
+    for (const size_t n : {95, 96, 97, 128, 131, 160, 181}) {
+        if (!quick || n == 97 || n == 131) counts.push_back(n);
+    }
     std::string why;
     size_t cases = 0;
     struct Layout {
@@ -191,8 +202,8 @@ void CheckD64(const std::string& label, Rng& rng, bool quick)
         bool in_place;
     };
     const Layout layouts[] = {{0, 0, false}, {1, 3, false}, {5, 0, false}, {0, 0, true}, {7, 7, true}};
-    for (size_t n = 0; n <= max_n && why.empty(); ++n) {
-        if (quick && n > 20 && n != 31 && n != 32 && n != 33 && n != 47 && n != max_n) continue;
+    for (const size_t n : counts) {
+        if (!why.empty()) break;
         std::vector<unsigned char> msg(64 * n);
         rng.Fill(msg.data(), msg.size());
         if (n == 16) std::fill(msg.begin(), msg.end(), 0xff);
@@ -231,7 +242,7 @@ void CheckD64(const std::string& label, Rng& rng, bool quick)
         }
     }
     Report(why.empty(), label + ": SHA256D64 vs the project's reference, " + std::to_string(cases) +
-                            " cases (0.." + std::to_string(max_n) + " inputs; aligned, misaligned, in place)", why);
+                            " cases (0.." + std::to_string(max_n) + " and 95..181 inputs; aligned, misaligned, in place)", why);
 }
 
 void CheckNist(const std::string& label, const std::string& dir, bool quick)
