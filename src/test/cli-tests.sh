@@ -602,7 +602,7 @@ if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/nul
       objs="$objs $tmp/project$n.o"
     done
     # shellcheck disable=SC2086 # one object per source
-    expect 0 "same code" "core export: $func is $kernel, instruction for instruction (from $src)" -- \
+    expect 0 "same code" "core export: $func is $kernel, the same instructions (from $src)" -- \
       python3 "$E" --same-code "$path" "$tmp/core.o" $objs
     sed -e 's/(out, in\([,)]\)/(out, in + 64\1/' -e 's/(lane, job, njobs)/(lane, job + 1, njobs)/' "$tmp/core/$path" > "$tmp/mutant.cpp"
     # shellcheck disable=SC2086
