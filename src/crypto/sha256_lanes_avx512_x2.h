@@ -144,6 +144,7 @@ SHA256_LANES_INLINE void RoundsTwoSets(typename Two::V* s, KW kw)
 template <class One, class Two>
 SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
 {
+    static_assert(Two::N == 32, "two sets of 16 lanes");
     using V1 = typename One::V;
     using V2 = typename Two::V;
     alignas(64) V2 kw[64];
