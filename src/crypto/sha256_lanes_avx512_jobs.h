@@ -13,9 +13,7 @@
 #include <crypto/sha256_lanes_avx512.h>
 #include <crypto/sha256_lanes_avx512_x2.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <type_traits>
 #include <x86intrin.h>
 
 namespace {
