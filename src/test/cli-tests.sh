@@ -633,6 +633,26 @@ else
   echo "skip - core export: needs an x86-64 build with optimized kernels, CXX, python3 and objdump"
 fi
 
+# core-patch.sh --ab's clock probe (contrib/core-series/clock.cpp) reads the
+# core clock bench_bitcoin measures, so Core's before/after table and the
+# project's tables count the same cycles. Within a factor of 1.5: two
+# measurements a moment apart on a shared machine. (A chain of add-immediate,
+# which Intel's Golden Cove and later cores fold at rename, read about six
+# times the clock on an Intel Xeon, family 6 model 207.)
+if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/null && [ "$(uname -m)" = x86_64 ]; then
+  $CXX -O2 -o "$tmp/clock" "$TOP_SRCDIR/contrib/core-series/clock.cpp" > "$tmp/cc" 2>&1
+  "$B" -sanity-check -filter=SHA256_64B/ -output-json="$tmp/clock.json" > /dev/null 2>&1
+  expect 0 "^probe " "core-patch: its clock probe reads the core clock bench_bitcoin measures" -- \
+    python3 -c '
+import json, subprocess, sys
+bench = json.load(open(sys.argv[2]))["machine"]["core_ghz"]
+probe = float(subprocess.run([sys.argv[1]], capture_output=True, text=True, check=True).stdout)
+print(f"probe {probe:.3f} GHz, bench_bitcoin {bench} GHz")
+sys.exit(0 if bench and 1 / 1.5 <= probe / bench <= 1.5 else 1)' "$tmp/clock" "$tmp/clock.json"
+else
+  echo "skip - core-patch: its clock probe against bench_bitcoin's clock (x86-64 only; needs CXX and python3)"
+fi
+
 # ci/test-all.sh, the README's test command, refuses what it cannot run before
 # it installs, removes or writes anything: a copy runs in a directory of its
 # own, which must hold nothing else afterwards. (timeout: should a refusal
