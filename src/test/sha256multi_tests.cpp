@@ -88,11 +88,14 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
 BOOST_AUTO_TEST_CASE(two_register_rows_follow_the_add_depth)
 {
     const double depth = cpu::Read(cpu::Probe::Avx512AddDepth).value;
-    // Measured: every AVX-512 CPU has two 512-bit adders or adds taking more
-    // than a cycle (at least 2), and sixteen chains are the most the probe reads.
+    // Independent adds never issue slower than a chain of them (at least 1),
+    // and sixteen chains are the most the probe reads. Every AVX-512 CPU
+    // measured has two 512-bit adders or adds taking more than a cycle (2 or
+    // more), but the vCPU beside a busy one reads less: 1.48 on an Intel Xeon
+    // (family 6 model 207, 2.0 alone) while CI built on the other vCPU.
     bool avx512 = false;
     for (const auto& impl : sha256::MultiImplementations()) avx512 |= impl.supported && (impl.needs_mask & cpu::AVX512F);
-    test::CheckReading(cpu::Probe::Avx512AddDepth, avx512, 1.5, 17);
+    test::CheckReading(cpu::Probe::Avx512AddDepth, avx512, 1.0, 17);
     std::vector<std::string> names;
     double threshold = -1;
     for (const auto& impl : sha256::MultiImplementations()) {
