@@ -637,8 +637,8 @@ fi
 # core clock bench_bitcoin measures, so Core's before/after table and the
 # project's tables count the same cycles. Within a factor of 1.5: two
 # measurements a moment apart on a shared machine. (A chain of add-immediate,
-# which Intel's Golden Cove and later cores fold at rename, read about six
-# times the clock on an Intel Xeon, family 6 model 207.)
+# which Intel's Golden Cove and later cores fold at rename, read several times
+# the clock: doc/results/2026-11-28-intel-xeon-emerald-rapids-log.md.)
 if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/null && [ "$(uname -m)" = x86_64 ]; then
   $CXX -O2 -o "$tmp/clock" "$TOP_SRCDIR/contrib/core-series/clock.cpp" > "$tmp/cc" 2>&1
   "$B" -sanity-check -filter=SHA256_64B/ -output-json="$tmp/clock.json" > /dev/null 2>&1

@@ -91,8 +91,8 @@ BOOST_AUTO_TEST_CASE(two_register_rows_follow_the_add_depth)
     // Independent adds never issue slower than a chain of them (at least 1),
     // and sixteen chains are the most the probe reads. Every AVX-512 CPU
     // measured has two 512-bit adders or adds taking more than a cycle (2 or
-    // more), but the vCPU beside a busy one reads less: 1.48 on an Intel Xeon
-    // (family 6 model 207, 2.0 alone) while CI built on the other vCPU.
+    // more), but the vCPU beside a busy one reads less (an Intel Xeon in CI:
+    // doc/results/2026-11-28-intel-xeon-emerald-rapids-log.md).
     bool avx512 = false;
     for (const auto& impl : sha256::MultiImplementations()) avx512 |= impl.supported && (impl.needs_mask & cpu::AVX512F);
     test::CheckReading(cpu::Probe::Avx512AddDepth, avx512, 1.0, 17);
