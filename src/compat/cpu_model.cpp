@@ -163,14 +163,6 @@ double MeasureTscGhz()
     return double(t1 - t0) / double(n1 - n0);
 }
 double MeasureCoreGhz() { return 64000.0 / double(BestTicks(AddChain, 1000)) * Read(Probe::TscGhz).value; }
-double MeasureRnds2Latency() { return BestCoreCycles(Rnds2Chain, 200) / 64000; }
-double MeasureRnds2Interval() { return BestCoreCycles(Rnds2Spread, 200) / 64000; }
-double MeasureVec16Latency() { return BestCoreCycles(Vec16Chain, 200) / 64000; }
-double MeasureVec16Interval() { return BestCoreCycles(Vec16Mix, 200) / 55000; }
-double MeasureVec32Latency() { return BestCoreCycles(Vec32Chain, 200) / 64000; }
-double MeasureVec32Interval() { return BestCoreCycles(Vec32Mix, 200) / 55000; }
-double MeasureVec64Latency() { return BestCoreCycles(Vec64Chain, 200) / 64000; }
-double MeasureVec64Interval() { return BestCoreCycles(Vec64Mix, 200) / 65000; }
 #endif
 
 #ifdef SHA256_TEST_EXTRA_ROW
@@ -181,7 +173,11 @@ double MeasureTestProbe() { return 0.0; }
 struct ProbeDef {
     ProbeInfo info;
     uint32_t needs;     //!< cpu::Feature mask the unit needs (0: every CPU)
-    double (*measure)(); //!< nullptr: this build cannot measure it
+    double (*measure)(); //!< nullptr: this build cannot measure it (or `work` does)
+    //! A timed probe: its reading is the core cycles of the fastest run of
+    //! `work` over `ops`, so it can be taken again (Remeasure).
+    void (*work)(){nullptr};
+    double ops{0};
 };
 
 #if defined(__x86_64__) && !defined(DISABLE_OPTIMIZED_SHA256)
@@ -215,27 +211,27 @@ const ProbeDef PROBES[] = {
      0, CPU_MODEL_TSC(MeasureCoreGhz)},
     {{"sha256rnds2 latency", "core cycles", "a chain of 64000 dependent sha256rnds2", nullptr,
       "no SHA-NI on this CPU, or no TSC"},
-     SHANI, CPU_MODEL_TSC(MeasureRnds2Latency)},
+     SHANI, nullptr, CPU_MODEL_TSC(Rnds2Chain), 64000},
     {{"sha256rnds2 interval", "core cycles", "12 independent chains of sha256rnds2", nullptr,
       "no SHA-NI on this CPU, or no TSC"},
-     SHANI, CPU_MODEL_TSC(MeasureRnds2Interval)},
+     SHANI, nullptr, CPU_MODEL_TSC(Rnds2Spread), 64000},
     {{"128-bit op latency", "core cycles", "a chain of psrld, por, pxor, paddd", nullptr, "not x86-64, or no TSC"}, 0,
-     CPU_MODEL_VEC(MeasureVec16Latency)},
+     nullptr, CPU_MODEL_VEC(Vec16Chain), 64000},
     {{"128-bit op interval", "core cycles", "psrld, por/pxor, paddd 4:5:2 on 11 independent registers", nullptr,
       "not x86-64, or no TSC"},
-     0, CPU_MODEL_VEC(MeasureVec16Interval)},
+     0, nullptr, CPU_MODEL_VEC(Vec16Mix), 55000},
     {{"256-bit op latency", "core cycles", "a chain of vpsrld, vpor, vpxor, vpaddd", nullptr,
       "no AVX2 on this CPU, or no TSC"},
-     AVX2, CPU_MODEL_VEC(MeasureVec32Latency)},
+     AVX2, nullptr, CPU_MODEL_VEC(Vec32Chain), 64000},
     {{"256-bit op interval", "core cycles", "vpsrld, vpor/vpxor, vpaddd 4:5:2 on 11 independent registers", nullptr,
       "no AVX2 on this CPU, or no TSC"},
-     AVX2, CPU_MODEL_VEC(MeasureVec32Interval)},
+     AVX2, nullptr, CPU_MODEL_VEC(Vec32Mix), 55000},
     {{"512-bit op latency", "core cycles", "a chain of vprord, vpternlogd, vpaddd, vpaddd", nullptr,
       "no AVX-512 on this CPU, or no TSC"},
-     AVX512F | AVX512VL, CPU_MODEL_VEC(MeasureVec64Latency)},
+     AVX512F | AVX512VL, nullptr, CPU_MODEL_VEC(Vec64Chain), 64000},
     {{"512-bit op interval", "core cycles", "vprord, vpternlogd, vpaddd 5:3:5 on 13 independent registers", nullptr,
       "no AVX-512 on this CPU, or no TSC"},
-     AVX512F | AVX512VL, CPU_MODEL_VEC(MeasureVec64Interval)},
+     AVX512F | AVX512VL, nullptr, CPU_MODEL_VEC(Vec64Mix), 65000},
 #ifdef SHA256_TEST_EXTRA_ROW
     {{"test probe", "units", "a constant 0 (SHA256_TEST_EXTRA_ROW)", "SHA256BENCH_TEST_PROBE", "never absent"}, 0,
      MeasureTestProbe},
@@ -266,7 +262,9 @@ Reading Take(const ProbeDef& d)
     if (d.info.env) {
         if (const char* env = std::getenv(d.info.env)) return {FromEnvironment(d.info.env, env), Source::Environment};
     }
-    if (d.measure && (Features() & d.needs) == d.needs) return {d.measure(), Source::Measured};
+    if ((Features() & d.needs) != d.needs) return {0.0, Source::Absent};
+    if (d.measure) return {d.measure(), Source::Measured};
+    if (d.work) return {BestCoreCycles(d.work, 200) / d.ops, Source::Measured};
     return {0.0, Source::Absent};
 }
 
@@ -312,6 +310,13 @@ Reading Read(Probe p)
     const int i = static_cast<int>(p);
     std::call_once(once[i], [i] { cache[i] = Take(PROBES[i]); });
     return cache[i];
+}
+
+double Remeasure(Probe p, int runs)
+{
+    const ProbeDef& d = Def(p);
+    if (!d.work || Read(p).source != Source::Measured) return 0;
+    return BestCoreCycles(d.work, runs) / d.ops;
 }
 
 std::string Describe(Probe p)

@@ -71,6 +71,14 @@ struct Reading {
 //! from several threads.
 Reading Read(Probe p);
 
+//! A timed probe (the sha256rnds2 and vector operation latencies and
+//! intervals) measured again now, as the fastest of `runs` runs, in its
+//! reading's unit; 0 where the reading was not measured (absent, or set by its
+//! environment variable) or the probe is not timed work. Read() stays the
+//! first reading, so orders of preference never change within a process; the
+//! bench's floors take it again beside each row (bench/bench.cpp).
+double Remeasure(Probe p, int runs);
+
 //! A reading with its reason, as reports print it: "4.00 sha256rnds2 at once
 //! (latency / issue interval, set by SHA256BENCH_SHANI_OVERLAP)", or "none (no
 //! SHA-NI on this CPU or in this build)".

@@ -6,6 +6,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -125,8 +126,23 @@ BOOST_AUTO_TEST_CASE(readings_carry_their_reasons)
                 BOOST_CHECK(d.find(info.unit) != std::string::npos);
                 break;
             }
+            // Taken again (the bench's floors): only what was measured, and
+            // never changing the first reading.
+            const double again = cpu::Remeasure(p, 3);
+            BOOST_CHECK(again >= 0 && std::isfinite(again));
+            if (r.source != cpu::Source::Measured) BOOST_CHECK_EQUAL(again, 0.0);
+            BOOST_CHECK_EQUAL(cpu::Read(p).value, r.value);
         }
         BOOST_TEST_MESSAGE("  " << info.name << ": " << d);
+    }
+    // Every reading a floor multiplies can be taken again where it was measured.
+    for (const cpu::Probe p : {cpu::Probe::Rnds2Interval, cpu::Probe::Vec16Latency, cpu::Probe::Vec16Interval,
+                               cpu::Probe::Vec32Latency, cpu::Probe::Vec32Interval, cpu::Probe::Vec64Latency,
+                               cpu::Probe::Vec64Interval}) {
+        BOOST_TEST_CONTEXT(cpu::Info(p).name)
+        {
+            if (cpu::Read(p).source == cpu::Source::Measured) BOOST_CHECK_GT(cpu::Remeasure(p, 3), 0.0);
+        }
     }
     // A unit the CPU lacks (or this process was told to hide) reads as absent.
     if (!(cpu::Features() & cpu::SHANI) && !std::getenv("SHA256BENCH_SHANI_OVERLAP")) {
