@@ -46,7 +46,43 @@ struct Timing {
     double best_ticks_per_op{0};
     uint64_t batch_ops{1};
     uint64_t batches_per_slice{1};
+    // A row with a floor: its readings after each slice, one per round.
+    std::vector<double> floor_interval, floor_latency;
 };
+
+// A row's floor multiplies its counted operations by probe readings: the SHA
+// unit's issue interval (a SHA-NI row), or its register width's interval and
+// latency (a lane row). None where the row has no count, or the CPU model no
+// reading, for them.
+struct FloorProbes {
+    bool sha{false}, lane{false};
+    cpu::Probe interval{}, latency{};
+};
+
+FloorProbes FloorOf(const Bench& b, const ClockCalibration& clk)
+{
+    FloorProbes f;
+    if (b.units_per_op == 0) return f;
+    const int w = ClockCalibration::VecIndex(b.lane_register_bytes);
+    if (b.sha_rnds2_per_unit > 0 && clk.rnds2_interval > 0) {
+        f.sha = true;
+        f.interval = cpu::Probe::Rnds2Interval;
+    } else if (b.lane_ops_per_unit > 0 && w >= 0 && clk.vec_interval[w] > 0 && clk.vec_latency[w] > 0) {
+        f.lane = true;
+        f.interval = ClockCalibration::VecIntervalProbe(w);
+        f.latency = ClockCalibration::VecLatencyProbe(w);
+    }
+    return f;
+}
+
+// A row's floor uses the lowest reading of each probe: the start-up one and
+// the fastest of FLOOR_RUNS runs after each of its slices (~1 ms). An issue
+// interval or a latency is the unit's; a higher reading is a moment when the
+// core ran slow (its clock, the other vCPU, the host). Taken once at start-up,
+// such a moment put every row of a run past its floor, which no kernel can
+// be; the lowest of several can only put a row further from its floor than it
+// is, by what the clock varies within the run.
+constexpr int FLOOR_RUNS = 20;
 
 // Sizes a row's batches (~BATCH_NS each) and slices (~slice_ns each).
 void SizeBatches(const Bench& b, Timing& t, double slice_ns)
@@ -109,7 +145,7 @@ double ThreadedSlice(const Bench& b, const Timing& t, int threads)
 // Measure: the live rows of one table in interleaved rounds, then each row's
 // result check. Timings are indexed like `rows`. With -threads=N each row's
 // turn in a round is a one-thread slice, then the same on N threads.
-std::vector<Timing> MeasureTable(const Selection& sel, const Options& opts, int rounds)
+std::vector<Timing> MeasureTable(const Selection& sel, const Options& opts, int rounds, const ClockCalibration& clk)
 {
     std::vector<Timing> timing(sel.rows.size());
     std::vector<size_t> live;
@@ -136,6 +172,9 @@ std::vector<Timing> MeasureTable(const Selection& sel, const Options& opts, int 
                 if (t.best_ticks_per_op == 0 || per_op < t.best_ticks_per_op) t.best_ticks_per_op = per_op;
             }
             t.ns_per_op.push_back(double(NowNs() - n0) / (t.batches_per_slice * t.batch_ops));
+            const FloorProbes f = FloorOf(b, clk);
+            if (f.sha || f.lane) t.floor_interval.push_back(cpu::Remeasure(f.interval, FLOOR_RUNS));
+            if (f.lane) t.floor_latency.push_back(cpu::Remeasure(f.latency, FLOOR_RUNS));
             if (opts.threads > 1 && b.make_run) t.aggregate_ns_per_op.push_back(ThreadedSlice(b, t, opts.threads));
         }
     }
@@ -173,18 +212,25 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
             r.cycles_per_byte = r.cycles_per_op / double(b.bytes_per_op);
             r.best_batch_cycles_per_byte = timing[i].best_ticks_per_op * clk.core_per_tick() / double(b.bytes_per_op);
             if (b.units_per_op > 0) r.cycles_per_unit = r.cycles_per_op / double(b.units_per_op);
-            if (b.units_per_op > 0 && b.sha_rnds2_per_unit > 0 && clk.rnds2_interval > 0 && r.cycles_per_unit > 0) {
+            // floor%: the row's counts x its lowest readings, over its cycles.
+            const FloorProbes f = FloorOf(b, clk);
+            const Timing& t = timing[i];
+            const auto lowest = [](double start, const std::vector<double>& again) {
+                double low = start;
+                for (double x : again) low = x > 0 ? std::min(low, x) : low;
+                return low;
+            };
+            if ((f.sha || f.lane) && r.cycles_per_unit > 0) {
+                const int w = ClockCalibration::VecIndex(b.lane_register_bytes);
+                r.floor_interval = lowest(f.sha ? clk.rnds2_interval : clk.vec_interval[w], t.floor_interval);
+                r.floor_latency = f.lane ? lowest(clk.vec_latency[w], t.floor_latency) : 0;
+                r.floor_interval_samples = t.floor_interval;
+                r.floor_latency_samples = t.floor_latency;
+                const double issue = (f.sha ? b.sha_rnds2_per_unit : b.lane_ops_per_unit) * r.floor_interval;
+                const double chain = b.lane_chain_per_unit * r.floor_latency;
                 r.have_floor = true;
-                r.floor_pct = b.sha_rnds2_per_unit * clk.rnds2_interval / r.cycles_per_unit * 100;
-                r.floor_bound = "sha-ni";
-            } else if (const int w = ClockCalibration::VecIndex(b.lane_register_bytes);
-                       b.units_per_op > 0 && b.lane_ops_per_unit > 0 && w >= 0 && clk.vec_interval[w] > 0 &&
-                       clk.vec_latency[w] > 0 && r.cycles_per_unit > 0) {
-                const double throughput = b.lane_ops_per_unit * clk.vec_interval[w];
-                const double latency = b.lane_chain_per_unit * clk.vec_latency[w];
-                r.have_floor = true;
-                r.floor_pct = std::max(throughput, latency) / r.cycles_per_unit * 100;
-                r.floor_bound = throughput >= latency ? "throughput" : "latency";
+                r.floor_pct = std::max(issue, chain) / r.cycles_per_unit * 100;
+                r.floor_bound = f.sha ? "sha-ni" : issue >= chain ? "throughput" : "latency";
             }
         }
         r.threads = threads;
@@ -503,7 +549,8 @@ int RunAll(const Options& opts)
             info.notes.push_back({"Lane floor",
                                   widths + ". A lane row's floor is the larger of its counted vector operations x the "
                                            "interval (T: the issue rate bounds it) and its longest chain of dependent ones "
-                                           "x the latency (L: the chain does); floor% = that / its cycles" +
+                                           "x the latency (L: the chain does); floor% = that / its cycles, each reading the lowest of this one "
+                                           "and those taken after each of the row's slices" +
                                       (missing.empty() ? std::string() : "; not measured here: " + missing + " (rows of that width have no floor)"),
                                   ""});
         }
@@ -511,11 +558,12 @@ int RunAll(const Options& opts)
     if (info.machine.clock.rnds2_latency > 0) {
         // One message is a chain: 64 rounds = 32 dependent sha256rnds2 per block.
         const ClockCalibration& c = info.machine.clock;
-        char line[320];
+        char line[400];
         std::snprintf(line, sizeof(line),
                       "sha256rnds2 latency %.2f core cycles -> 32 x %.2f / 64 = %.3f cycles/byte for one message; "
                       "the SHA unit takes one every %.2f cycles (12 independent chains), so a row's floor is its "
-                      "sha256rnds2 x %.2f (floor%% = that / its cycles)",
+                      "sha256rnds2 x %.2f, or the lowest reading taken after each of its slices (floor%% = that / "
+                      "its cycles)",
                       c.rnds2_latency, c.rnds2_latency, 32 * c.rnds2_latency / 64, c.rnds2_interval, c.rnds2_interval);
         info.notes.push_back({"SHA-NI floor", line, ""});
         if (c.block_mix > 0) {
@@ -541,7 +589,8 @@ int RunAll(const Options& opts)
     std::vector<TableResult> results;
     int failures = 0;
     for (const auto& sel : selection) {
-        results.push_back(Derive(sel, MeasureTable(sel, opts, info.rounds), info.machine.clock, opts.threads));
+        results.push_back(Derive(sel, MeasureTable(sel, opts, info.rounds, info.machine.clock), info.machine.clock,
+                                 opts.threads));
         for (const Result& r : results.back().rows) failures += r.status == "failed";
         WriteMarkdownTable(stdout, results.back(), info.machine.emulated);
     }

@@ -208,6 +208,12 @@ struct Result {
     double cycles_per_unit{0};       //!< cycles_per_op / units_per_op, when the row has a unit
     bool have_floor{false};          //!< floor_pct is meaningful (a SHA-NI or lane row, its unit measured)
     double floor_pct{0};             //!< the row's floor / cycles_per_unit, in %
+    //! The readings the floor multiplies, in core cycles: the lowest of the
+    //! start-up one and those after each of the row's slices. The interval
+    //! is the SHA unit's or the lane width's; the latency, a lane row's.
+    double floor_interval{0}, floor_latency{0};
+    //! Those taken after each slice, one per round (the latency's: lane rows).
+    std::vector<double> floor_interval_samples, floor_latency_samples;
     //! What bounds the floor: "sha-ni" (sha_rnds2_per_unit x rnds2 interval),
     //! "throughput" (lane ops x interval) or "latency" (lane chain x latency).
     std::string floor_bound;

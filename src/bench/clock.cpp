@@ -131,6 +131,16 @@ void StreamBlocks()
 #endif
 } // namespace
 
+cpu::Probe ClockCalibration::VecLatencyProbe(int w)
+{
+    return w == 0 ? cpu::Probe::Vec16Latency : w == 1 ? cpu::Probe::Vec32Latency : cpu::Probe::Vec64Latency;
+}
+
+cpu::Probe ClockCalibration::VecIntervalProbe(int w)
+{
+    return w == 0 ? cpu::Probe::Vec16Interval : w == 1 ? cpu::Probe::Vec32Interval : cpu::Probe::Vec64Interval;
+}
+
 ClockCalibration MeasureClock()
 {
     // The clock and the SHA unit are the CPU model's readings; the block
@@ -140,12 +150,9 @@ ClockCalibration MeasureClock()
     c.core_hz = cpu::Read(cpu::Probe::CoreGhz).value * 1e9;
     c.rnds2_latency = cpu::Read(cpu::Probe::Rnds2Latency).value;
     c.rnds2_interval = cpu::Read(cpu::Probe::Rnds2Interval).value;
-    const cpu::Probe vec[3][2] = {{cpu::Probe::Vec16Latency, cpu::Probe::Vec16Interval},
-                                  {cpu::Probe::Vec32Latency, cpu::Probe::Vec32Interval},
-                                  {cpu::Probe::Vec64Latency, cpu::Probe::Vec64Interval}};
     for (int w = 0; w < 3; ++w) {
-        c.vec_latency[w] = cpu::Read(vec[w][0]).value;
-        c.vec_interval[w] = cpu::Read(vec[w][1]).value;
+        c.vec_latency[w] = cpu::Read(ClockCalibration::VecLatencyProbe(w)).value;
+        c.vec_interval[w] = cpu::Read(ClockCalibration::VecIntervalProbe(w)).value;
     }
 #ifdef BENCH_HAVE_TSC
     if (cpu::Features() & cpu::SHANI) {

@@ -5,6 +5,8 @@
 #ifndef SHA256BENCH_BENCH_CLOCK_H
 #define SHA256BENCH_BENCH_CLOCK_H
 
+#include <compat/cpu_model.h>
+
 #include <cstdint>
 
 namespace benchmark {
@@ -42,6 +44,9 @@ struct ClockCalibration {
     double vec_interval[3]{};
     //! Index of a register width in vec_latency/vec_interval, or -1.
     static int VecIndex(int register_bytes) { return register_bytes == 16 ? 0 : register_bytes == 32 ? 1 : register_bytes == 64 ? 2 : -1; }
+    //! The CPU model's probes behind vec_latency[w] and vec_interval[w].
+    static cpu::Probe VecLatencyProbe(int w);
+    static cpu::Probe VecIntervalProbe(int w);
 };
 
 //! Measures the TSC against the wall clock and the core clock against the TSC:

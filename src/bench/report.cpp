@@ -324,6 +324,21 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                 if (b.sha_rnds2_per_unit > 0 || b.lane_ops_per_unit > 0) {
                     row["floor_pct"] = r.have_floor ? Json(Round(r.floor_pct, 2)) : Json(nullptr);
                     row["floor_bound"] = r.have_floor ? Json(r.floor_bound) : Json(nullptr);
+                    // The readings it multiplies: the lowest of the machine's and
+                    // those taken after each round's slice, listed beside them.
+                    const auto readings = [](const std::vector<double>& v) {
+                        Json a = Json::array();
+                        for (double x : v) a.push_back(Round(x, 4));
+                        return a;
+                    };
+                    if (r.have_floor) {
+                        row["floor_interval_cycles"] = Round(r.floor_interval, 4);
+                        row["floor_interval_samples"] = readings(r.floor_interval_samples);
+                    }
+                    if (r.have_floor && r.floor_latency > 0) {
+                        row["floor_latency_cycles"] = Round(r.floor_latency, 4);
+                        row["floor_latency_samples"] = readings(r.floor_latency_samples);
+                    }
                 }
                 row["speed_pct"] = r.have_speed ? Json(Round(r.speed_pct, 3)) : Json(nullptr);
                 row["best_batch_cycles_per_byte"] =

@@ -155,18 +155,32 @@ def check_json(path, rounds=None, mode=None, emulated=None):
             if "unit" in r:
                 need(close(number(r, "cycles_per_unit"), r["cycles_per_op"] / r["units_per_op"], rel=1e-2),
                      f"{r['name']}: cycles_per_unit is not cycles_per_op / units_per_op")
-            # floor% = the row's sha256rnds2 per unit x the unit's issue interval / its cycles per unit.
+            # floor% = the row's sha256rnds2 per unit x the unit's issue interval / its cycles per unit,
+            # the interval the row's own reading: the lowest of the start-up one (the machine's) and
+            # those taken after each of its slices (one per round).
+            def lowest(key, start):
+                again = r.get(key.replace("_cycles", "_samples"))
+                need(isinstance(again, list) and len(again) == o["rounds"] and all(number({"v": x}, "v") > 0 for x in again),
+                     f"{r['name']}: {key.replace('_cycles', '_samples')} is {again!r}, expected one reading a round")
+                v = number(r, key)
+                need(0 < v and abs(v - min([start] + again)) <= 6e-4,
+                     f"{r['name']}: {key} {v} is not the lowest of the start-up {start} and the rounds' {again}")
+                return v
             if "sha_rnds2_per_unit" in r and ivl:
-                need(close(number(r, "floor_pct"), r["sha_rnds2_per_unit"] * ivl / r["cycles_per_unit"] * 100, rel=2e-2),
-                     f"{r['name']}: floor_pct is not sha_rnds2_per_unit x interval / cycles_per_unit")
+                row_ivl = lowest("floor_interval_cycles", ivl)
+                need("floor_latency_cycles" not in r, f"{r['name']}: a latency reading on a SHA-NI floor")
+                need(close(number(r, "floor_pct"), r["sha_rnds2_per_unit"] * row_ivl / r["cycles_per_unit"] * 100, rel=2e-3),
+                     f"{r['name']}: floor_pct is not sha_rnds2_per_unit x floor_interval_cycles / cycles_per_unit")
                 need(r.get("floor_bound") == "sha-ni", f"{r['name']}: floor_bound {r.get('floor_bound')!r} on a SHA-NI floor")
             # A lane row's: the larger of its operations x the width's interval
             # and its chain x the width's latency, and which one it is.
             elif "lane_ops_per_unit" in r and vivl.get(str(8 * r["lane_register_bytes"])):
                 bits = str(8 * r["lane_register_bytes"])
-                thr = r["lane_ops_per_unit"] * vivl[bits]
-                lat = r["lane_chain_per_unit"] * vlat[bits]
-                need(close(number(r, "floor_pct"), max(thr, lat) / r["cycles_per_unit"] * 100, rel=2e-2),
+                row_ivl = lowest("floor_interval_cycles", vivl[bits])
+                row_lat = lowest("floor_latency_cycles", vlat[bits])
+                thr = r["lane_ops_per_unit"] * row_ivl
+                lat = r["lane_chain_per_unit"] * row_lat
+                need(close(number(r, "floor_pct"), max(thr, lat) / r["cycles_per_unit"] * 100, rel=2e-3),
                      f"{r['name']}: floor_pct is not max(ops x interval, chain x latency) / cycles_per_unit")
                 need(r.get("floor_bound") == ("throughput" if thr >= lat else "latency"),
                      f"{r['name']}: floor_bound {r.get('floor_bound')!r}, throughput {thr:.1f}, latency {lat:.1f}")
