@@ -594,12 +594,14 @@ if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/nul
       $CXX -O2 $flags $dflags -Wall -Wextra -Werror -c "$tmp/core/$path" -o "$tmp/core.o"
     # Each project source the file takes functions from (the kernel's, and the
     # CPU model's probes where Core's dispatch asks them too), with the same flags.
-    objs= n=0
+    # One object per source and flag set: exports share sources (three take
+    # sha256_avx512.cpp), and the same command makes the same object.
+    objs=
     for s in $src; do
-      n=$((n + 1))
+      o="$tmp/project-$(printf '%s %s' "$s" "$flags" | tr -c 'A-Za-z0-9.\n' '_').o"
       # shellcheck disable=SC2086
-      $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -O2 $flags -c "$TOP_SRCDIR/$s" -o "$tmp/project$n.o" > "$tmp/cc" 2>&1
-      objs="$objs $tmp/project$n.o"
+      [ -f "$o" ] || $CXX $CXX_CHECK_FLAGS -I"$TOP_SRCDIR/src" -O2 $flags -c "$TOP_SRCDIR/$s" -o "$o" > "$tmp/cc" 2>&1
+      objs="$objs $o"
     done
     # shellcheck disable=SC2086 # one object per source
     expect 0 "same code" "core export: $func is $kernel, the same instructions (from $src)" -- \
