@@ -696,6 +696,28 @@ class AbHonestyVerify(ToolCase):
         rc, out, retry = self.verify(self.doc(self.SAME, ("64B", "transform", "shani", "slower", 3.5)), "none")
         self.assertEqual(rc, 1, out)
         self.assertIn("SHA256_64B/shani slower", out)
+        # The portable rows get no allowance either: both sides are one binary.
+        rc, out, retry = self.verify(self.doc(self.SAME, ("1M", "transform", "basic", "faster", -22.3)), "none")
+        self.assertEqual((rc, retry), (1, r"^(SHA256_1M/basic)$"), out)
+        # The second look is checked as "none" again: the same change fails it.
+        self.assertEqual(self.verify(self.doc(("1M", "transform", "basic", "faster", -20.0)), "none")[0], 1)
+        self.assertEqual(self.verify(self.doc(("1M", "transform", "basic", "no change", -3.0)), "none")[0], 0)
+
+    def test_the_self_comparison_gets_a_second_look_at_one_or_two_rows(self):
+        one = ("64B", "transform", "shani", "slower", 3.5)
+        two = ("D64B", "fixed", "basic", "faster", -22.29)
+        rc, out, retry = self.verify(self.doc(self.SAME, one, two), "none")
+        self.assertEqual((rc, retry), (1, r"^(SHA256_64B/shani|SHA256_D64B/fixed_basic)$"), out)
+        # A portable row reading "no change" is right here, not undecided: no second look for it.
+        rc, out, retry = self.verify(self.doc(("1M", "transform", "basic", "no change", 4.0), one), "none")
+        self.assertEqual((rc, retry), (1, r"^(SHA256_64B/shani)$"), out)
+        # Three changed rows at once: no second look.
+        rows = [(f"{n}B", "transform", "shani", "slower", 4.0) for n in (32, 64, 80)]
+        rc, out, retry = self.verify(self.doc(self.SAME, *rows), "none")
+        self.assertEqual((rc, retry), (1, None), out)
+        # Nothing wrong, nothing to look at again.
+        rc, out, retry = self.verify(self.doc(self.SAME), "none")
+        self.assertEqual((rc, retry), (0, None), out)
 
     def test_a_portable_row_not_found_slower_fails(self):
         for pct in (-40.0, -5.0):  # the drift allowance is not for the portable rows
