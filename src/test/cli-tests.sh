@@ -576,6 +576,17 @@ fi
 if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/null && command -v objdump >/dev/null \
    && [ "$(uname -m)" = x86_64 ] && ! printf '%s' "$CXX_CHECK_FLAGS" | grep -q DISABLE_OPTIMIZED_SHA256; then
   E="$TOP_SRCDIR/contrib/core-export.py"
+  # mutant_caught <what> <sed arguments...>: the export at $path edited by sed,
+  # compiled with its flags, must not be the same code as its objects ($objs).
+  mutant_caught() {
+    what=$1; shift
+    sed "$@" "$tmp/core/$path" > "$tmp/mutant.cpp"
+    # shellcheck disable=SC2086 # CXX and the flags are word lists
+    $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
+    # shellcheck disable=SC2086 # one object per source
+    expect nonzero "different code" "core export: ... and $what is caught" -- \
+      python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
+  }
   check "core export: contrib/core-export.py writes the files" -- python3 "$E" --out="$tmp/core"
   python3 "$E" --list > "$tmp/exports.tsv"
   while IFS="$(printf '\t')" read -r path src kernel func defines flags; do
@@ -606,29 +617,14 @@ if [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/nul
     # shellcheck disable=SC2086 # one object per source
     expect 0 "same code" "core export: $func is $kernel, the same instructions (from $src)" -- \
       python3 "$E" --same-code "$path" "$tmp/core.o" $objs
-    sed -e 's/(out, in\([,)]\)/(out, in + 64\1/' -e 's/(lane, job, njobs)/(lane, job + 1, njobs)/' "$tmp/core/$path" > "$tmp/mutant.cpp"
-    # shellcheck disable=SC2086
-    $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
-    # shellcheck disable=SC2086
-    expect nonzero "different code" "core export: ... and a changed $path is caught" -- \
-      python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
+    mutant_caught "a changed $path" -e 's/(out, in\([,)]\)/(out, in + 64\1/' -e 's/(lane, job, njobs)/(lane, job + 1, njobs)/'
     # A kernel the exported function calls out of line is compared too.
     if grep -q 'k\.Run(out, in, nbatch);' "$tmp/core/$path"; then
-      sed 's/k\.Run(out, in, nbatch);/k.Run(out, in + 64, nbatch);/' "$tmp/core/$path" > "$tmp/mutant.cpp"
-      # shellcheck disable=SC2086
-      $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
-      # shellcheck disable=SC2086
-      expect nonzero "different code" "core export: ... and a change in the kernel $func calls is caught" -- \
-        python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
+      mutant_caught "a change in the kernel $func calls" 's/k\.Run(out, in, nbatch);/k.Run(out, in + 64, nbatch);/'
     fi
     # The CPU model's probe, where the file carries one, is compared too.
     if grep -q ' s = ticks(1),' "$tmp/core/$path"; then
-      sed 's/ s = ticks(1),/ s = ticks(0),/' "$tmp/core/$path" > "$tmp/mutant.cpp"
-      # shellcheck disable=SC2086
-      $CXX -O2 $flags $dflags -c "$tmp/mutant.cpp" -o "$tmp/mutant.o" > "$tmp/cc" 2>&1
-      # shellcheck disable=SC2086
-      expect nonzero "different code" "core export: ... and a change in its probe of the CPU model is caught" -- \
-        python3 "$E" --same-code "$path" "$tmp/mutant.o" $objs
+      mutant_caught "a change in its probe of the CPU model" 's/ s = ticks(1),/ s = ticks(0),/'
     fi
   done < "$tmp/exports.tsv"
 else
