@@ -194,7 +194,7 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
         if (!b.not_run.empty()) {
             r.status = "not run";
             r.reason = b.not_run;
-            out.rows.push_back(r);
+            out.rows.push_back(std::move(r));
             continue;
         }
         const std::string wrong = b.check ? b.check() : "";
@@ -214,7 +214,7 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
             if (b.units_per_op > 0) r.cycles_per_unit = r.cycles_per_op / double(b.units_per_op);
             // floor%: the row's counts x its lowest readings, over its cycles.
             const FloorProbes f = FloorOf(b, clk);
-            const Timing& t = timing[i];
+            Timing& t = timing[i];
             const auto lowest = [](double start, const std::vector<double>& again) {
                 double low = start;
                 for (double x : again) low = x > 0 ? std::min(low, x) : low;
@@ -224,8 +224,8 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
                 const int w = ClockCalibration::VecIndex(b.lane_register_bytes);
                 r.floor_interval = lowest(f.sha ? clk.rnds2_interval : clk.vec_interval[w], t.floor_interval);
                 r.floor_latency = f.lane ? lowest(clk.vec_latency[w], t.floor_latency) : 0;
-                r.floor_interval_samples = t.floor_interval;
-                r.floor_latency_samples = t.floor_latency;
+                r.floor_interval_samples = std::move(t.floor_interval);
+                r.floor_latency_samples = std::move(t.floor_latency);
                 const double issue = (f.sha ? b.sha_rnds2_per_unit : b.lane_ops_per_unit) * r.floor_interval;
                 const double chain = b.lane_chain_per_unit * r.floor_latency;
                 r.have_floor = true;
@@ -240,7 +240,7 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
             r.aggregate_mb_per_s = agg > 0 ? double(b.bytes_per_op) / agg * 1e3 : 0;
             r.efficiency_pct = agg > 0 ? r.median_ns / (threads * agg) * 100 : 0;
         }
-        out.rows.push_back(r);
+        out.rows.push_back(std::move(r));
     }
     double base_ns = 0;
     for (const Result& r : out.rows) {

@@ -256,6 +256,9 @@ double FromEnvironment(const char* name, const char* env)
     return v;
 }
 
+// A timed probe's reading: its work's fastest of `runs` runs, per operation.
+double Timed(const ProbeDef& d, int runs) { return BestCoreCycles(d.work, runs) / d.ops; }
+
 // The one probe helper: environment, else measurement, else absent.
 Reading Take(const ProbeDef& d)
 {
@@ -264,7 +267,7 @@ Reading Take(const ProbeDef& d)
     }
     if ((Features() & d.needs) != d.needs) return {0.0, Source::Absent};
     if (d.measure) return {d.measure(), Source::Measured};
-    if (d.work) return {BestCoreCycles(d.work, 200) / d.ops, Source::Measured};
+    if (d.work) return {Timed(d, 200), Source::Measured};
     return {0.0, Source::Absent};
 }
 
@@ -316,7 +319,7 @@ double Remeasure(Probe p, int runs)
 {
     const ProbeDef& d = Def(p);
     if (!d.work || Read(p).source != Source::Measured) return 0;
-    return BestCoreCycles(d.work, runs) / d.ops;
+    return Timed(d, runs);
 }
 
 std::string Describe(Probe p)
