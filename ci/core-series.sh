@@ -269,6 +269,15 @@ else
     run_check "qemu -cpu $m" "$logs/core_check-$m.log" "$qemu" -cpu "$m" "$cc/core_check" --built="$built" --nist-dir="$nist" --no-xinuse
   done
 fi
+# The unpatched libraries for block_check (below) build in the background
+# meanwhile: the objects compile one at a time, so a core would sit idle.
+ub=$work/build-unpatched
+ub_t0=$(date +%s)
+{ cmake -S "$core" -B "$ub" -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TX=OFF -DBUILD_UTIL=OFF -DBUILD_BITCOIN_BIN=OFF \
+    -DENABLE_WALLET=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_GUI=OFF -DENABLE_IPC=OFF -DWITH_ZMQ=OFF -DBUILD_TESTS=OFF \
+    -DBUILD_BENCH=OFF -DENABLE_EXTERNAL_SIGNER=OFF -DWITH_CCACHE=OFF > "$logs/configure-unpatched.log" 2>&1 &&
+  cmake --build "$ub" -j"$(nproc 2> /dev/null || echo 2)" --target bitcoin_crypto bitcoin_consensus > "$logs/build-unpatched.log" 2>&1; } &
+ub_pid=$!
 # The series also changes Core's own tests (src/test/crypto_tests.cpp) and
 # bench (src/bench/crypto_hash.cpp): the same build directory, reconfigured with
 # both on, compiles just those two objects (Core's flags, -Werror), not the
@@ -311,13 +320,8 @@ else fail "Core's CMake with BUILD_TESTS and BUILD_BENCH" "see $logs/configure-t
 # one line a case), natively and under the qemu models; after an exception the
 # patched block holds no transaction. The unpatched libraries are built from
 # the pristine unpack with the same configuration.
-ub=$work/build-unpatched
-t0=$(date +%s)
-if cmake -S "$core" -B "$ub" -DBUILD_DAEMON=OFF -DBUILD_CLI=OFF -DBUILD_TX=OFF -DBUILD_UTIL=OFF -DBUILD_BITCOIN_BIN=OFF \
-     -DENABLE_WALLET=OFF -DBUILD_WALLET_TOOL=OFF -DBUILD_GUI=OFF -DENABLE_IPC=OFF -DWITH_ZMQ=OFF -DBUILD_TESTS=OFF \
-     -DBUILD_BENCH=OFF -DENABLE_EXTERNAL_SIGNER=OFF -DWITH_CCACHE=OFF > "$logs/configure-unpatched.log" 2>&1 &&
-   cmake --build "$ub" -j"$(nproc 2> /dev/null || echo 2)" --target bitcoin_crypto bitcoin_consensus > "$logs/build-unpatched.log" 2>&1; then
-  pass "unpatched Core's bitcoin_crypto + bitcoin_consensus, for block_check ($(secs $t0) s)"
+if wait "$ub_pid"; then
+  pass "unpatched Core's bitcoin_crypto + bitcoin_consensus, for block_check ($(secs "$ub_t0") s)"
 else fail "unpatched Core's libraries" "see $logs/configure-unpatched.log and $logs/build-unpatched.log"; finish; fi
 bc=$work/block_check
 mkdir -p "$bc"
