@@ -4,8 +4,8 @@
 #  1. the same source compared with itself (check 2's BASE: the tree with the
 #     delay code at 0, one build for both): every compared row must be "no
 #     change"; one or two rows that read a change are measured once more on
-#     fresh pairs and must then read "no change" (the intervals are 95%
-#     family-wise: about one self-comparison in twenty has a spurious row);
+#     fresh pairs and must then read "no change" (95% family-wise intervals
+#     still show a spurious row now and then: doc/results/ab/);
 #  2. a delay loop patched into the portable transform of a scratch copy (about
 #     +50% per block or more, more on short messages) against the same code with
 #     the delay at 0 (only a value in .data differs, so no function moves), on
@@ -42,7 +42,7 @@ for a in "$@"; do
     --pairs=*) pairs=${a#--pairs=} ;;
     --cache=*) cache=${a#--cache=} ;;
     --threshold=*) threshold=${a#--threshold=} ;;
-    -h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
     --*) echo "ab-honesty.sh: unknown option $a" >&2; exit 2 ;;
     -*) opts="$opts $a" ;;
     *) echo "ab-honesty.sh: unexpected argument '$a'" >&2; exit 2 ;;
