@@ -337,6 +337,14 @@ rejects "configure rejects --enable-werror=garbage" "expected yes or no" --enabl
 rejects "configure rejects --with-sanitizers='address;x'" "comma separated list" "--with-sanitizers=address;x"
 mkdir -p "$bt/nist\$dir" && cp "$odd"/SHA256*.rsp "$bt/nist\$dir/" 2>/dev/null
 rejects "configure rejects a NIST path with a dollar sign" "cannot pass safely" --with-nist-vectors="$bt/nist\$dir"
+# A header-only dependency that is not there (stood in for by a header that
+# includes a missing file, found first through -I) must stop configure.
+mkdir -p "$bt/nodeps/boost/test/included" "$bt/nodeps/nlohmann"
+echo '#include <sha256bench-missing-part.hpp>' > "$bt/nodeps/boost/test/included/unit_test.hpp"
+rejects "configure stops without Boost.Test's headers" "libboost-test-dev" CPPFLAGS="-I$bt/nodeps"
+rm "$bt/nodeps/boost/test/included/unit_test.hpp"
+echo '#include <sha256bench-missing-part.hpp>' > "$bt/nodeps/nlohmann/json.hpp"
+rejects "configure stops without nlohmann-json's header" "nlohmann-json3-dev" CPPFLAGS="-I$bt/nodeps"
 # An explicitly requested assembler that cannot assemble must stop configure.
 PATH="$bt/fakebin:$PATH" rejects "configure fails when --with-asm=yasm cannot assemble" "no working yasm" --with-asm=yasm
 
