@@ -205,6 +205,19 @@ struct JobLanes {
     //! Lane i takes `job`: its padding into the lane's own buffer, its cursor and count.
     void Take(sha256_jobs::Lane& l, int i, const sha256_jobs::Job& job)
     {
+        // The message's second and third blocks, while its first one is
+        // hashed: most of a block's transactions are a few blocks long, and
+        // the hardware prefetchers follow a stream only after its first
+        // misses. A block need not be aligned (two lines each); past the
+        // message's whole blocks a prefetch fetches bytes never hashed, never
+        // faults, and is computed as an integer, not as a pointer past its object.
+        if (job.at) {
+            const uintptr_t second = reinterpret_cast<uintptr_t>(job.at) + 64;
+            for (uintptr_t line = second; line < second + 128; line += 64) {
+                _mm_prefetch(reinterpret_cast<const char*>(line), _MM_HINT_T0);
+                _mm_prefetch(reinterpret_cast<const char*>(line + 63), _MM_HINT_T0);
+            }
+        }
         _mm512_storeu_si512(l.pad, _mm512_loadu_si512(job.area + 64));
         _mm512_storeu_si512(l.pad + 64, _mm512_loadu_si512(job.area + 128));
         at[i] = job.at ? job.at : l.pad; // no whole block: the padding first
@@ -232,20 +245,6 @@ struct JobLanes {
             ended |= uint32_t{_mm512_cmpeq_epi64_mask(n, zero)} << (8 * h);
         }
         return ended;
-    }
-    //! Each lane's next block, into the cache while this block's rounds run:
-    //! sixteen lanes are sixteen short streams that jump to a new message
-    //! every few blocks, which the hardware prefetchers do not follow. Two
-    //! lines, as a block need not be aligned. Past a message's end (or its
-    //! padding) it fetches bytes never hashed; a prefetch never faults, and the
-    //! address is computed as an integer, never as a pointer past its object.
-    SHA256_LANES_INLINE void PrefetchNext() const
-    {
-        for (int i = 0; i < N; ++i) {
-            const uintptr_t next = reinterpret_cast<uintptr_t>(at[i]) + 64;
-            _mm_prefetch(reinterpret_cast<const char*>(next), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(next + 63), _MM_HINT_T0);
-        }
     }
     //! Lane i's eight words, big-endian, to out.
     void Digest(int i, unsigned char* out) const
@@ -290,7 +289,6 @@ SHA256_LANES_INLINE size_t Jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job*
         }
         V w[16];
         L::LoadBlocks(w, j.at);
-        j.PrefetchNext();
         Compress<L>(j.s, w);
         for (uint32_t ended = j.Step(); ended; ended &= ended - 1) j.Digest(__builtin_ctz(ended), lane[__builtin_ctz(ended)].out);
     }
