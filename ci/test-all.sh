@@ -46,9 +46,15 @@ t_start=$SECONDS
 passed=0
 failed=0
 summary=()
+# Wall time from the line before to each line (its build included), for
+# keeping the whole run within CI's budget; written to logs/timings.log.
+steps_time=()
+t_last=$SECONDS
 # record <step> <passed> <failed> [reason]: one console line, one summary line.
 record() {
   passed=$((passed + $2)); failed=$((failed + $3))
+  steps_time+=("$(printf '%5d s  %s' $((SECONDS - t_last)) "$1")")
+  t_last=$SECONDS
   local line
   line=$(printf '%-52s %5s passed, %s failed' "$1" "$2" "$3")
   [ "$3" -ne 0 ] && [ -n "${4:-}" ] && line="$line -- $4"
@@ -448,5 +454,8 @@ fi
 echo
 echo "== summary ($(( (SECONDS - t_start) / 60 )) min $(( (SECONDS - t_start) % 60 )) s)"
 printf '  %s\n' "${summary[@]}"
+printf '%s\n' "${steps_time[@]}" > "$logdir/timings.log"
+echo "  the slowest steps (wall time since the line before; all in build-test/logs/timings.log):"
+sort -rn "$logdir/timings.log" | head -8 | sed 's/^/    /'
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
