@@ -39,16 +39,19 @@ constexpr size_t PATH_MARGIN_BLOCKS = 24;
 /** The order rules of a row of interleaved SHA-NI streams, in D64 and in the
  *  multi-buffer hasher alike: a stream is one dependent chain of sha256rnds2,
  *  so where the SHA unit works on about as many at once as the row has
- *  streams, the row leads every row (the vector rows included); where it works
- *  on fewer but still several, it leads the other SHA-NI rows only; below, the
- *  listed order stands (fewer streams do as well, with less work). The
- *  thresholds are decisions from the measured runs of doc/results/ (doc/d64.md,
- *  doc/multi.md). */
+ *  streams (3), the row leads every row (the vector rows included); from
+ *  `shani_rows_from` on it leads the other SHA-NI rows only; below, the listed
+ *  order stands (fewer streams do as well, with less work). The lower threshold
+ *  is the family's: it is where more streams stop costing more than they give,
+ *  which depends on what else a row does per input (D64's five staggered
+ *  streams carry the message schedule and W+K ahead of the rounds; the
+ *  multi-buffer rows carry their scheduler). The thresholds are decisions from
+ *  the measured runs of doc/results/ (doc/d64.md, doc/multi.md). */
 template <class Entry>
-constexpr Entry StreamsLeading(Entry e, int place)
+constexpr Entry StreamsLeading(Entry e, int place, double shani_rows_from)
 {
     return registry::Leading(e, {cpu::Probe::ShaniOverlap, 3.0, 0, place},
-                             {cpu::Probe::ShaniOverlap, 1.7, cpu::SHANI, place});
+                             {cpu::Probe::ShaniOverlap, shani_rows_from, cpu::SHANI, place});
 }
 
 } // namespace sha256
