@@ -25,7 +25,10 @@
 # add benchmarks (those touching src/bench/ alone) go into BASE too, so both
 # sides run them. Each benchmark runs in a process of its own (in one process,
 # an earlier benchmark can change a later one's time), BASE and HEAD
-# alternately in ABBA order, and prints the table of contrib/bench_compare.py
+# alternately in ABBA order (LoadExternalBlockFile with build-aux/ab-place.c
+# preloaded: its 8 MiB read buffer at an offset in a page drawn per pair and
+# the same on both sides; doc/upstream.md says why), and
+# prints the table of contrib/bench_compare.py
 # (the engine of contrib/bench-compare.sh: Hodges-Lehmann change, Wilcoxon
 # interval family-wise over the rows, verdicts) with the medians in core
 # cycles below it. The table and the raw runs go to OUT/ab.md and OUT/ab-runs/.
@@ -209,10 +212,13 @@ analysis_opts=
 AB_ROWS="SHA256D64_1024_AVX2 SHA256D64_1024_SHANI SHA256D64_1024_AVX512 MerkleRoot DeserializeBlockTest
  DeserializeAndCheckBlockTest DeserializeSegwitBlockTest DeserializeAndCheckSegwitBlockTest ReadBlockBench
  LoadExternalBlockFile"
+# The benchmarks with a buffer of 4 MiB or more (BufferedFile's 8 MiB).
+PLACED="LoadExternalBlockFile"
 PROFILED="DeserializeBlockTest DeserializeAndCheckBlockTest DeserializeSegwitBlockTest DeserializeAndCheckSegwitBlockTest"
 if [ "$builds" = yes ]; then
   need_tool cmake cmake
   need_tool c++ g++
+  [ "$ab" = yes ] && need_tool cc gcc
   # Core's CMake needs Boost's headers (always) and libevent (for bench_bitcoin).
   printf '#include <boost/version.hpp>\nint main() { return 0; }\n' | c++ -x c++ -fsyntax-only - > /dev/null 2>&1 \
     || die "Boost headers not found (Bitcoin Core's CMake needs them): install Debian's libboost-dev (apt-get install libboost-dev)"
@@ -541,6 +547,14 @@ if [ "$profile" = yes ]; then
   [ "$ab" = yes ] || exit 0
 fi
 ghz=$(c++ -O2 -o "$work/clock" "$pd/clock.cpp" 2> /dev/null && "$work/clock") || die "cannot build or run the clock probe ($pd/clock.cpp)"
+# Large buffers (4 MiB or more) at an offset in the page drawn per pair, the
+# same for both sides: where glibc's heap would put them moves with whatever a
+# patch allocates before them, and the kernel's copy into them with that
+# (build-aux/ab-place.c). Only in the benchmarks that have one (PLACED): the
+# preload's own call on every malloc and free costs the allocation-heavy
+# block benchmarks a few percent, both sides alike.
+cc -O2 -shared -fPIC -o "$work/ab-place.so" "$top/build-aux/ab-place.c" 2> "$work/ab-place.log" \
+  || die "cannot build the placement preload (build-aux/ab-place.c; log: $work/ab-place.log)"
 runs=$out/ab-runs
 raw=$runs/raw
 mkdir -p "$raw" || die "cannot create $raw"
@@ -548,6 +562,10 @@ say "A/B: $pairs pairs; each of $benches${head_only:+ $head_only (HEAD only)} in
 one() { # one <pair> <base|head> <bench> (sh has no locals: names of its own)
   if [ "$2" = base ]; then one_bin=$base_bin; else one_bin=$head_bin; fi
   one_f=$raw/pair-$1-$2-$3
+  # shellcheck disable=SC2034 # both read by ab_fresh (build-aux/ab-pairs.sh)
+  AB_PLACE_OFFSET=$(ab_place_offset "${1#0}") AB_PLACE_SO=
+  # shellcheck disable=SC2034
+  case " $PLACED " in *" $3 "*) AB_PLACE_SO=$work/ab-place.so ;; esac
   ab_fresh "$work" "$one_bin" -filter="^$3\$" -min-time="$min_time" -output-json="$one_f.json" > "$one_f.out" 2>&1 \
     || die "$2 bench_bitcoin failed on $3 in pair $1 (output: $one_f.out)"
 }
@@ -575,6 +593,10 @@ python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label"
 rc=$?
 [ $rc -le 1 ] || exit 2
 { echo; python3 "$pd/core_bench_json.py" cycles "$runs/compare.json" "$ghz"; } >> "$out/ab.md" || exit 2
+offsets=
+i=1
+while [ $i -le "$pairs" ]; do offsets="$offsets${offsets:+, }$(ab_place_offset $i)"; i=$((i + 1)); done
+{ echo; echo "In $PLACED, buffers of 4 MiB or more (its read buffer) started at the same offset in a page on both sides of a pair (build-aux/ab-place.c), pairs 1 to $pairs: $offsets bytes."; } >> "$out/ab.md"
 cat "$out/ab.md"
 say "table: $out/ab.md; runs: $runs"
 exit 0

@@ -455,6 +455,73 @@ if [ -n "${TOP_SRCDIR:-}" ]; then
   expect 0 "^order: 1base 1head | 2head 2base rc=1$" "ab-pairs: ... and a failing run stops the loop" -- abba 2base
 fi
 
+# The placement preload of contrib/core-patch.sh --ab (build-aux/ab-place.c,
+# compiled here with -Wall -Wextra -Werror): a large allocation starts at the
+# offset asked for, a freed one is reused for the same size, calloc zeroes a
+# reused block, realloc keeps the bytes, small ones stay glibc's; below the
+# threshold glibc places it. ab_fresh preloads it into the run alone, with
+# the pair's offset (ab_place_offset: 16, 32, 48 and 0 mod 64 in pairs 1-4).
+if [ -n "${TOP_SRCDIR:-}" ]; then
+  cat > "$tmp/place_probe.c" << 'EOF_PLACE'
+#include <malloc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void)
+{
+    const size_t big = (size_t)8 << 20;
+    unsigned char* p = malloc(big);
+    if (!p) return 1;
+    memset(p, 0xab, big);
+    printf("offset=%lu\n", (unsigned long)((uintptr_t)p % 4096));
+    free(p);
+    unsigned char* q = malloc(big);
+    printf("reused=%s\n", q == p ? "yes" : "no");
+    free(q);
+    unsigned char* z = calloc(1, big);
+    if (!z) return 1;
+    size_t nonzero = 0;
+    for (size_t i = 0; i < big; ++i) nonzero += z[i] != 0;
+    printf("calloc_zero=%s\n", nonzero ? "no" : "yes");
+    memset(z, 7, big);
+    unsigned char* r = realloc(z, big + 4096);
+    printf("realloc_keeps=%s\n", r && r[0] == 7 && r[big - 1] == 7 ? "yes" : "no");
+    free(r);
+    char* s = malloc(100);
+    printf("small_glibc=%s\n", s && malloc_usable_size(s) >= 100 ? "yes" : "no");
+    free(s);
+    return 0;
+}
+EOF_PLACE
+  if cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$tmp/ab-place.so" "$TOP_SRCDIR/build-aux/ab-place.c" > "$tmp/out" 2>&1 \
+     && cc -O2 -o "$tmp/place_probe" "$tmp/place_probe.c" >> "$tmp/out" 2>&1; then
+    probe() { env LD_PRELOAD="$tmp/ab-place.so" "$@" "$tmp/place_probe" | tr '\n' ' '; }
+    expect 0 "^offset=2160 reused=yes calloc_zero=yes realloc_keeps=yes small_glibc=yes $" \
+      "ab-place: a large buffer at the offset asked for, reused, zeroed by calloc, kept by realloc; small ones glibc's" \
+      -- probe AB_PLACE_OFFSET=0x870
+    expect 0 "^offset=0 reused=yes " "ab-place: ... at offset 0" -- probe AB_PLACE_OFFSET=0
+    expect 0 "^offset=16 " "ab-place: ... and below AB_PLACE_MIN glibc's own placement (a mapping's 16)" \
+      -- probe AB_PLACE_OFFSET=0x870 AB_PLACE_MIN=0x10000000
+    placed_run() { # the environment ab_fresh gives a stand-in binary, with and without AB_PLACE_SO
+      # shellcheck disable=SC1091
+      . "$TOP_SRCDIR/build-aux/ab-pairs.sh"
+      printf '#!/bin/sh\necho "run: LD_PRELOAD=${LD_PRELOAD:-} AB_PLACE_OFFSET=${AB_PLACE_OFFSET:-}"\n' > "$tmp/standin"
+      chmod +x "$tmp/standin"
+      AB_PLACE_SO=$tmp/ab-place.so AB_PLACE_OFFSET=$(ab_place_offset 2) ab_fresh "$tmp" "$tmp/standin"
+      AB_PLACE_SO= ab_fresh "$tmp" "$tmp/standin"
+      echo "offsets: $(ab_place_offset 1) $(ab_place_offset 2) $(ab_place_offset 3) $(ab_place_offset 4)"
+      echo "after: LD_PRELOAD=${LD_PRELOAD:-}"
+    }
+    expect 0 "^run: LD_PRELOAD=$tmp/ab-place.so AB_PLACE_OFFSET=2080$" "ab-pairs: ab_fresh preloads the placement into the run with the pair's offset" -- placed_run
+    expect 0 "^run: LD_PRELOAD= AB_PLACE_OFFSET=$" "ab-pairs: ... and nothing without AB_PLACE_SO" -- placed_run
+    expect 0 "^offsets: 1040 2080 3120 64$" "ab-pairs: the pairs' offsets (16, 32, 48 and 0 mod 64)" -- placed_run
+    expect 0 "^after: LD_PRELOAD=$" "ab-pairs: ... and the driver's own environment keeps no preload" -- placed_run
+  else
+    fail=$((fail + 1)); echo "FAIL - ab-place: cannot compile build-aux/ab-place.c or its probe with cc"; sed 's/^/     | /' "$tmp/out" | head -10
+  fi
+fi
+
 # The one build cache of the A/B drivers (build-aux/build-cache.sh), with a
 # stand-in build: an entry appears whole or not at all (a killed build, a
 # failed one or one without its artifact leaves none that looks complete, and
