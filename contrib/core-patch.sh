@@ -593,10 +593,16 @@ python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label"
 rc=$?
 [ $rc -le 1 ] || exit 2
 { echo; python3 "$pd/core_bench_json.py" cycles "$runs/compare.json" "$ghz"; } >> "$out/ab.md" || exit 2
-offsets=
-i=1
-while [ $i -le "$pairs" ]; do offsets="$offsets${offsets:+, }$(ab_place_offset $i)"; i=$((i + 1)); done
-{ echo; echo "In $PLACED, buffers of 4 MiB or more (its read buffer) started at the same offset in a page on both sides of a pair (build-aux/ab-place.c), pairs 1 to $pairs: $offsets bytes."; } >> "$out/ab.md"
+placed=
+for b in $PLACED; do
+  case " $benches " in *" $b "*) placed="$placed${placed:+, }$b" ;; esac
+done
+if [ -n "$placed" ]; then
+  offsets=
+  i=1
+  while [ $i -le "$pairs" ]; do offsets="$offsets${offsets:+, }$(ab_place_offset $i)"; i=$((i + 1)); done
+  { echo; echo "In $placed, buffers of 4 MiB or more (its read buffer) started at the same offset in a page on both sides of a pair (build-aux/ab-place.c), pairs 1 to $pairs: $offsets bytes."; } >> "$out/ab.md"
+fi
 cat "$out/ab.md"
 say "table: $out/ab.md; runs: $runs"
 exit 0
