@@ -12,6 +12,8 @@
 // with its offset in the page (measured: doc/upstream.md). The driver draws
 // one offset per pair and gives it to both sides, so a placement weighs on a
 // pair, not on a side. glibc only: __libc_malloc and its kin are glibc's.
+// Not covered: malloc_usable_size on a placed block (nothing the benchmarks
+// run asks it), and aligned allocations, which stay glibc's.
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
