@@ -21,12 +21,20 @@
 ;
 ; Registers: xmm0 is W+K, the implicit operand of sha256rnds2. Stream s keeps
 ; ABEF in xmm(1+2s), CDGH in xmm(2+2s) and its newest message quad in
-; xmm(1+2S+s); its three older quads live in a 64-byte ring on the stack. The
-; schedule's critical path (W[q-1] -> W[q]) so stays in registers; the ring is
-; read two or more quads after it was written. Two temporaries follow (S = 4:
-; xmm0..xmm14). Memory operands of legacy SSE instructions must be 16-byte
+; xmm(1+2S+s); its quads also go to a 64-byte ring on the stack (the four
+; newest). The schedule's critical path (W[q-1] -> W[q]) so stays in
+; registers; the ring is read two or more quads after it was written. Two
+; temporaries follow (S = 4: xmm0..xmm14). Memory operands of legacy SSE instructions must be 16-byte
 ; aligned: the ring and the save area are (rsp is 32-aligned), and so are the
 ; tables.
+;
+; The schedule runs AHEAD quads ahead of the rounds in the instruction stream:
+; the rounds of quad q read W(q) from the ring, after W(q + AHEAD) has been
+; made. With every stream's W(q) made just before its rounds of quad q, those
+; rounds waited on sha256msg2 and the SHA unit idled between them; two quads
+; ahead, four streams run a block at the unit's rate, as if sha256msg2 were
+; an add (one quad ahead is not quite enough; measured in
+; doc/results/2026-12-02-intel-xeon-emerald-rapids-log.md).
 
 %include "x86_64.inc"
 %include "sha256_k.inc"
@@ -60,12 +68,18 @@
     %assign FRAME 96 * S            ; ring (64 bytes) + save area (32) per stream
 %endmacro
 
+; W(q + AHEAD) goes to the ring before the rounds of quad q read W(q): it
+; overwrites W(q + AHEAD - 4), which must be older than W(q).
+%assign AHEAD 2
+%if AHEAD > 3
+    %error "the schedule may lead the rounds by three quads at most: the ring holds four"
+%endif
 %define RING(q) [rsp + 64 * _s + 16 * ((q) & 3)]
 %define SAVE_ABEF [rsp + 64 * S + 32 * _s]
 %define SAVE_CDGH [rsp + 64 * S + 32 * _s + 16]
 
 ; LW <- W[4q..4q+3] from the three older quads in the ring and LW = W(q-1);
-; stored in the ring while a later quad of this block still reads it.
+; stored in the ring for the rounds and the later quads.
 %macro SCHEDULE 1
     movdqa      T1, RING(%1 - 4)
     sha256msg1  T1, RING(%1 - 3)        ; W(q-4) + s0(W(q-3))
@@ -74,9 +88,7 @@
     paddd       T1, T2
     sha256msg2  T1, LW                  ; + s1(W[4q-2], W[4q-1])
     movdqa      LW, T1
-%if (%1) <= 13
     movdqa      RING(%1), T1
-%endif
 %endmacro
 
 ; The same where words 8..15 are a 32-byte message's padding (0x80000000,
@@ -103,30 +115,46 @@
 %endif
 %endmacro
 
-; Four rounds of the selected stream with W = LW. xmm0 is renamed per
-; stream, so the streams' rounds overlap freely.
+; Four rounds of the selected stream with W = W(%1) from its ring. xmm0 is
+; renamed per stream, so the streams' rounds overlap freely.
 %macro ROUNDS4 1
-    movdqa      xmm0, LW
-    paddd       xmm0, [K256 + 16 * (%1)]
+    movdqa      xmm0, [K256 + 16 * (%1)]
+    paddd       xmm0, RING(%1)
     sha256rnds2 CDGH, ABEF              ; CDGH now holds the new ABEF
     pshufd      xmm0, xmm0, 0x0E
     sha256rnds2 ABEF, CDGH
 %endmacro
 
+; Make W(%1) of the selected stream (in LW and the ring) with %2 for q < 4,
+; with %3 for the rest.
+%macro MAKE_W 3
+    %if (%1) < 4
+        %2 %1
+    %else
+        %3 %1
+    %endif
+%endmacro
+
 ; 64 rounds on every stream; %1 is the macro that puts W(q) of the selected
 ; stream in LW (and in the ring) for q < 4, %2 the one that schedules the
 ; rest. Stream by stream within each quad, so each stream's next rounds sit
-; one quad of code after its last.
+; one quad of code after its last; W(q + AHEAD) is made before the rounds of
+; quad q (W(0..AHEAD) before quad 0's).
 %macro MESSAGE_BLOCK 1-2 SCHEDULE
     %assign _q 0
     %rep 16
         %assign _i 0
         %rep S
             STREAM _i
-            %if _q < 4
-                %1 _q
-            %else
-                %2 _q
+            %if _q == 0
+                %assign _m 0
+                %rep AHEAD
+                    MAKE_W _m, %1, %2
+                    %assign _m _m + 1
+                %endrep
+            %endif
+            %if _q + AHEAD < 16
+                MAKE_W _q + AHEAD, %1, %2
             %endif
             ROUNDS4 _q
             %assign _i _i + 1
