@@ -23,10 +23,10 @@
 ; ABEF in xmm(1+2s), CDGH in xmm(2+2s) and its newest message quad in
 ; xmm(1+2S+s); its quads also go to a 64-byte ring on the stack (the four
 ; newest). The schedule's critical path (W[q-1] -> W[q]) so stays in
-; registers; the ring is read two or more quads after it was written. Two
-; temporaries follow (S = 4: xmm0..xmm14). Memory operands of legacy SSE instructions must be 16-byte
-; aligned: the ring and the save area are (rsp is 32-aligned), and so are the
-; tables.
+; registers; the rounds and the later quads read the ring. Two temporaries
+; follow (S = 4: xmm0..xmm14). Memory operands of legacy SSE instructions
+; must be 16-byte aligned: the ring and the save area are (rsp is
+; 32-aligned), and so are the tables.
 ;
 ; The schedule runs AHEAD quads ahead of the rounds in the instruction stream:
 ; the rounds of quad q read W(q) from the ring, after W(q + AHEAD) has been
