@@ -79,6 +79,17 @@ struct Avx2 : LanesBase<Avx2> {
     }
 };
 
+// The plan of sha256_avx2.asm, for its count only: the algorithm and the
+// primitives of Avx2 (AVX2 has no rotate and no ternary logic), with Maj as
+// b ^ ((a ^ b) & (b ^ c)), b ^ c the last round's a ^ b (three operations a
+// round, not four). The assembly computes the second hash's whole schedule,
+// where the template folds its constant words (117 operations of a D64's
+// ~8,700): the count is the least the algorithm needs, not what the file
+// issues (doc/benchmarking.md).
+struct Avx2Asm : Avx2 {
+    static constexpr bool CARRIED_MAJ = true;
+};
+
 } // namespace
 } // namespace lanes
 
@@ -93,6 +104,7 @@ void kernel::avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const
     _mm256_zeroupper();
 }
 kernel::OpCount kernel::avx2_8way_intrinsics_count(Shape shape) { return lanes::Count<lanes::Avx2, 32>(shape); }
+kernel::OpCount kernel::avx2_8way_asm_count(Shape shape) { return lanes::Count<lanes::Avx2Asm, 32>(shape); }
 
 } // namespace sha256
 #endif

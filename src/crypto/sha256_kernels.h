@@ -79,6 +79,7 @@ struct OpCount {
     double chain{0};
     int ways{0};
     int register_bytes{0}; //!< the vector registers the instructions work on
+    bool carried_maj{false}; //!< Maj in three operations, a ^ b kept for the next round
 };
 //! A kernel set's OpCount for one shape (zero for a shape it does not count).
 using CountFn = OpCount (*)(Shape shape);
@@ -179,6 +180,7 @@ OpCount sse41_4way_count(Shape shape);
 void avx2_8way_intrinsics_d64(unsigned char* out, const unsigned char* in);
 void avx2_8way_intrinsics_lanes(uint32_t* st, const unsigned char* const* blocks);
 OpCount avx2_8way_intrinsics_count(Shape shape);
+OpCount avx2_8way_asm_count(Shape shape); //!< sha256_avx2.asm's plan (counted in sha256_avx2.cpp)
 void avx512_16way_d64(unsigned char* out, const unsigned char* in);
 void avx512_16way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_16way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
@@ -254,11 +256,12 @@ using Src = Source;
 // The AVX2 8-lane kernels are assembly where the build has an assembler (from
 // the intrinsics g++ spills the working set, which runs slower: doc/d64.md),
 // the intrinsics otherwise; with an assembler the intrinsics stay in the table
-// under their own name, so they are tested everywhere.
+// under their own name, so they are tested everywhere. The assembly's count
+// is its own plan's (sha256_avx2.cpp, Avx2Asm).
 #ifdef SHA256_KERNELS_ASM
 #define SHA256_AVX2_8WAY(asm_fn, cpp_fn) Src::Asm, asm_fn
 #define SHA256_AVX2_8WAY_FILE "sha256_avx2.asm"
-#define SHA256_AVX2_8WAY_COUNT nullptr
+#define SHA256_AVX2_8WAY_COUNT SHA256_X86(avx2_8way_asm_count)
 #else
 #define SHA256_AVX2_8WAY(asm_fn, cpp_fn) Src::X86, SHA256_X86(cpp_fn)
 #define SHA256_AVX2_8WAY_FILE "sha256_avx2.cpp"

@@ -48,14 +48,27 @@ struct DefaultTernary<L, std::void_t<decltype(L::template Xor3<typename L::V>(st
                              decltype(L::template Maj<typename L::V>(std::declval<typename L::V>(),
                                  std::declval<typename L::V>(), std::declval<typename L::V>()))>> : std::true_type {};
 
-// A value: when it is ready, in dependent operations from the kernel's inputs.
+// Whether a lanes class says its kernel keeps a ^ b for the next round's Maj
+// (CARRIED_MAJ; the assembly of sha256_avx2.asm does, no intrinsics class does).
+template <class L, class = void>
+struct CarriedMaj : std::false_type {};
+template <class L>
+struct CarriedMaj<L, std::void_t<decltype(L::CARRIED_MAJ)>> : std::bool_constant<L::CARRIED_MAJ> {};
+
+// A value: when it is ready, in dependent operations from the kernel's inputs,
+// and which value it is (an operation's result gets a new id; inputs and
+// constants 0), so that a carried term is reused only where it is the same.
 struct Ready {
     double at;
+    unsigned long id{0};
 };
 
 // The count so far, shared by every counting class (a kernel may use two).
+// ab, a and b: the last carried Maj's a ^ b and the values it was made of.
 struct Tally {
     double ops{0}, chain{0};
+    unsigned long ids{0};
+    Ready ab{0}, a{0}, b{0};
 };
 inline Tally& Counted()
 {
@@ -81,7 +94,7 @@ struct Counting : LanesBase<Counting<L, REGISTER_BYTES>> {
     {
         Counted().ops += REGISTERS;
         if (after + 1 > Counted().chain) Counted().chain = after + 1;
-        return {after + 1};
+        return {after + 1, ++Counted().ids};
     }
     static double Max(V a, V b) { return a.at > b.at ? a.at : b.at; }
     static double Max(V a, V b, V c) { return Max(a, b) > c.at ? Max(a, b) : c.at; }
@@ -114,6 +127,19 @@ struct Counting : LanesBase<Counting<L, REGISTER_BYTES>> {
     }
     static V Maj(V a, V b, V c)
     {
+        if constexpr (CarriedMaj<L>::value) {
+            // b ^ ((a ^ b) & (b ^ c)): b ^ c is the last round's a ^ b when
+            // this round's b and c are that round's a and b (the names rotate);
+            // at a block's first round it is computed.
+            Tally& t = Counted();
+            const bool carried = t.ab.id != 0 && b.id == t.a.id && c.id == t.b.id;
+            const V bc = carried ? t.ab : Xor(b, c);
+            const V ab = Xor(a, b);
+            t.ab = ab;
+            t.a = a;
+            t.b = b;
+            return Xor(b, And(ab, bc));
+        }
         if constexpr (DefaultTernary<L>::value) return Base::Maj(a, b, c);
         return Op(Max(a, b, c));
     }
@@ -127,13 +153,13 @@ struct Counting : LanesBase<Counting<L, REGISTER_BYTES>> {
 //! The operations and longest chain of run(in), a kernel's code on counting
 //! classes, for `ways` inputs; `in` is never read (the counting classes load nothing).
 template <class Run>
-kernel::OpCount CountRun(Run run, int ways, int register_bytes)
+kernel::OpCount CountRun(Run run, int ways, int register_bytes, bool carried_maj = false)
 {
     static const unsigned char in[64 * 64] = {};
     unsigned char out[32 * 64];
     Counted() = {};
     run(out, in);
-    return {Counted().ops, Counted().chain, ways, register_bytes};
+    return {Counted().ops, Counted().chain, ways, register_bytes, carried_maj};
 }
 
 //! A call's operations and longest chain: D64 of N inputs, Hash32 of N
@@ -144,7 +170,8 @@ kernel::OpCount Count(kernel::Shape shape)
     using C = Counting<L, REGISTER_BYTES>;
     using A = Lanes<C>;
     if (shape == kernel::Shape::D64) {
-        return CountRun([](unsigned char* out, const unsigned char* in) { A::D64(out, in); }, L::N, REGISTER_BYTES);
+        return CountRun([](unsigned char* out, const unsigned char* in) { A::D64(out, in); }, L::N, REGISTER_BYTES,
+                        CarriedMaj<L>::value);
     }
     Counted() = {};
     Ready s[8], w[16];
@@ -157,7 +184,7 @@ kernel::OpCount Count(kernel::Shape shape)
     } else {
         return {};
     }
-    return {Counted().ops, Counted().chain, L::N, REGISTER_BYTES};
+    return {Counted().ops, Counted().chain, L::N, REGISTER_BYTES, CarriedMaj<L>::value};
 }
 
 } // namespace
