@@ -108,8 +108,8 @@ BOOST_AUTO_TEST_CASE(counts_what_the_algorithm_asks)
     CheckBlock<NativeLanes<true>, 2>(true, 2, "native, a word in two registers");
     CheckBlock<DefaultLanes<true>, 3>(false, 2, "defaults, a word in a register and a part");
     CheckBlock<CarriedLanes, 4>(false, 1, "defaults, Maj carried");
-    BOOST_CHECK(sha256::lanes::Count<CarriedLanes, 4>(sha256::kernel::Shape::Lanes).carried_maj);
-    BOOST_CHECK(!sha256::lanes::Count<DefaultLanes<false>, 4>(sha256::kernel::Shape::Lanes).carried_maj);
+    BOOST_CHECK((sha256::lanes::Count<CarriedLanes, 4>(sha256::kernel::Shape::Lanes).carried_maj));
+    BOOST_CHECK((!sha256::lanes::Count<DefaultLanes<false>, 4>(sha256::kernel::Shape::Lanes).carried_maj));
     // D64 carried: one b ^ c for each of its three blocks, 63 Maj operations
     // fewer than the defaults' in each.
     {
