@@ -14,7 +14,9 @@
 ; out[32*i..] = SHA256(SHA256(in[64*i..64*i+63])) for i < 8;
 ; any alignment, out may equal in. Three compressions a lane: the input, the
 ; padding block (its W+K is a constant, sha256_pad64_wk: no schedule), and
-; the first digest with the padding of a 32-byte message.
+; the first digest with the padding of a 32-byte message (its words 8..15 are
+; constants: their W+K comes from a table, and the first 16 schedule steps
+; leave out the terms that are zero and take the constant ones in one add).
 ;
 ; Why assembly: the same algorithm from the lane template (sha256_avx2.cpp,
 ; intrinsics) comes out of g++ with hundreds of vmovdqa of spills and reloads a
@@ -28,7 +30,10 @@
 ; AVX2 has no rotate, so each Sigma is six shifts and five xors.
 ; Maj(a,b,c) = b ^ ((a ^ b) & (b ^ c)) costs three ops because a ^ b of one
 ; round is b ^ c of the next. Rounds run in a loop of 16 (the names come back
-; every 8), which halves the code (21 to 11 KB) at the same speed.
+; every 8), which halves the code (21 to 11 KB) at the same speed; only the
+; digest's block has its first 16 rounds written out (4 KB), for its folded
+; schedule. The vector operations executed are what sha256_avx2.cpp's Avx2Asm
+; counts, exactly (doc/benchmarking.md).
 ;
 ; Registers: a..h in ymm0..7 (the names rotate from round to round; no
 ; moves); BC (b ^ c) and AB in ymm8/ymm9, swapping names every round;
@@ -53,7 +58,35 @@ IV_X8:      times 8 dd SHA256_IV_A           ; each word of the initial hash val
             times 8 dd SHA256_IV_F
             times 8 dd SHA256_IV_G
             times 8 dd SHA256_IV_H
-PAD32_W:    SHA256_PAD32_WORDS
+
+; W+K of rounds 8..15 of the digest's block (K plus the padding of a 32-byte
+; message: words 9..14 are 0), in every lane.
+%macro PAD32_WK_GROUP 4
+    %if _group == 2
+        times 8 dd ((%1) + SHA256_PAD32_W8) & 0xffffffff
+        times 8 dd %2
+        times 8 dd %3
+        times 8 dd %4
+    %elif _group == 3
+        times 8 dd %1
+        times 8 dd %2
+        times 8 dd %3
+        times 8 dd ((%4) + SHA256_PAD32_W15) & 0xffffffff
+    %endif
+    %assign _group _group + 1
+%endmacro
+%assign _group 0
+PAD32_WK_X8: SHA256_K_GROUPS PAD32_WK_GROUP
+
+; The constant terms of the digest's schedule W[16..31] (at most one a word).
+%define ROR32(x, n) ((((x) >> (n)) | ((x) << (32 - (n)))) & 0xffffffff)
+%define SIGMA0_OF(x) (ROR32(x, 7) ^ ROR32(x, 18) ^ ((x) >> 3))
+%define SIGMA1_OF(x) (ROR32(x, 17) ^ ROR32(x, 19) ^ ((x) >> 10))
+PAD32_S1_W15_X8: times 8 dd SIGMA1_OF(SHA256_PAD32_W15)  ; W[17]
+PAD32_W15_X8:    times 8 dd SHA256_PAD32_W15             ; W[22], W[31]
+PAD32_S0_W8_X8:  times 8 dd SIGMA0_OF(SHA256_PAD32_W8)   ; W[23]
+PAD32_W8_X8:     times 8 dd SHA256_PAD32_W8              ; W[24]
+PAD32_S0_W15_X8: times 8 dd SIGMA0_OF(SHA256_PAD32_W15)  ; W[30]
 
 extern sha256_pad64_wk                      ; W+K of a 64-byte message's padding block (sha256d64.cpp)
 
@@ -158,6 +191,48 @@ extern sha256_pad64_wk                      ; W+K of a 64-byte message's padding
     vmovdqa     W(%1), T1
 %endmacro
 
+; The same for the digest's block, steps 0..15: W[%1 + 16] from the terms
+; that are not zero (W[8] = SHA256_PAD32_W8, W[9..14] = 0, W[15] =
+; SHA256_PAD32_W15), the one constant term a step has (the tables above) in
+; one add. Every step has a sigma of a variable word, which starts T1.
+%macro SCHEDULE_DIGEST 1
+    %assign _i %1
+    %if _i <= 6 || _i == 15                 ; sigma0(W[i + 1])
+        vmovdqa     X, W(_i + 1)
+        SMALL_SIGMA T1, X, 7, 18, 3
+        %assign _have 1
+    %else
+        %assign _have 0
+    %endif
+    %if _i >= 2                             ; sigma1(W[i + 14])
+        vmovdqa     X, W(_i + 14)
+        %if _have
+            SMALL_SIGMA T5, X, 17, 19, 10
+            vpaddd      T1, T1, T5
+        %else
+            SMALL_SIGMA T1, X, 17, 19, 10
+        %endif
+    %endif
+    %if _i <= 7                             ; W[i]
+        vpaddd      T1, T1, W(_i)
+    %endif
+    %if _i >= 7                             ; W[i + 9]
+        vpaddd      T1, T1, W(_i + 9)
+    %endif
+    %if _i == 1
+        vpaddd      T1, T1, [PAD32_S1_W15_X8]
+    %elif _i == 6 || _i == 15
+        vpaddd      T1, T1, [PAD32_W15_X8]
+    %elif _i == 7
+        vpaddd      T1, T1, [PAD32_S0_W8_X8]
+    %elif _i == 8
+        vpaddd      T1, T1, [PAD32_W8_X8]
+    %elif _i == 14
+        vpaddd      T1, T1, [PAD32_S0_W15_X8]
+    %endif
+    vmovdqa     W(_i), T1
+%endmacro
+
 ; ymm0..7 hold 8 words each (row i in ymm(i)); afterwards ymm(8 + j) holds
 ; word j of every row (an 8x8 transpose of 32-bit words; ymm0..7 are lost).
 %macro TRANSPOSE8 0
@@ -212,13 +287,10 @@ extern sha256_pad64_wk                      ; W+K of a 64-byte message's padding
     %endrep
 %endmacro
 
-; Rounds 0..63 with the message schedule from the ring, from the state in
-; A..H (names as NAMES sets them, and again afterwards).
-%macro ROUNDS_WITH_SCHEDULE 0
-    vpxor       BC, B, C
-    lea         rcx, [K256_X8]
-    mov         edx, 3
-%%schedule_rounds:                      ; rounds 0..47, 16 at a time
+; The rounds from the group of 16 at rcx to 63: edx groups with the schedule,
+; then rounds 48..63.
+%macro ROUNDS_FROM_RCX 0
+%%schedule_rounds:
     %assign _r 0
     %rep 16
         ROUND       _r
@@ -233,6 +305,15 @@ extern sha256_pad64_wk                      ; W+K of a 64-byte message's padding
         ROUND       _r
         %assign _r _r + 1
     %endrep
+%endmacro
+
+; Rounds 0..63 with the message schedule from the ring, from the state in
+; A..H (names as NAMES sets them, and again afterwards).
+%macro ROUNDS_WITH_SCHEDULE 0
+    vpxor       BC, B, C
+    lea         rcx, [K256_X8]
+    mov         edx, 3
+    ROUNDS_FROM_RCX
 %endmacro
 
 FUNCTION_BEGIN sha256_avx2_8way_lanes, 512, ymm
@@ -260,13 +341,16 @@ FUNCTION_BEGIN sha256_avx2_8way_d64, 512 + 256, ymm
     LOAD_HALF   1, contiguous
     NAMES
     xor         r8d, r8d
-.block_with_schedule:                   ; the input block, then the digest's block
     %assign _j 0
     %rep 8
         vmovdqa     ymm %+ _j, [IV_X8 + 32 * _j]
         %assign _j _j + 1
     %endrep
-    ROUNDS_WITH_SCHEDULE
+    vpxor       BC, B, C
+    lea         rcx, [K256_X8]
+    mov         edx, 3
+.rounds_from_rcx:                       ; the input block, and the digest's from round 16
+    ROUNDS_FROM_RCX
     %assign _j 0
     %rep 8
         vpaddd      ymm %+ _j, ymm %+ _j, [IV_X8 + 32 * _j]
@@ -295,12 +379,30 @@ FUNCTION_BEGIN sha256_avx2_8way_d64, 512 + 256, ymm
     %rep 8
         vpaddd      ymm %+ _j, ymm %+ _j, [rsp + 512 + 32 * _j]
         vmovdqa     W(_j), ymm %+ _j
-        vpbroadcastd ymm8, [PAD32_W + 4 * _j]
-        vmovdqa     W(8 + _j), ymm8
         %assign _j _j + 1
     %endrep
+    %assign _j 0                        ; the digest's block from the IV
+    %rep 8
+        vmovdqa     ymm %+ _j, [IV_X8 + 32 * _j]
+        %assign _j _j + 1
+    %endrep
+    vpxor       BC, B, C
+    lea         rcx, [K256_X8]
+    %assign _r 0
+    %rep 16                             ; its rounds 0..15 (names come back)
+        %if _r < 8
+            ROUND       _r
+        %else
+            vpaddd      H, H, [PAD32_WK_X8 + 32 * (_r - 8)]
+            ROUND_REST
+        %endif
+        SCHEDULE_DIGEST _r
+        %assign _r _r + 1
+    %endrep
+    add         rcx, 32 * 16
+    mov         edx, 2
     mov         r8d, 1
-    jmp         .block_with_schedule
+    jmp         .rounds_from_rcx
 .store:                                 ; lane i's digest, big-endian, to out + 32 i
     TRANSPOSE8
     %assign _i 0

@@ -82,10 +82,9 @@ struct Avx2 : LanesBase<Avx2> {
 // The plan of sha256_avx2.asm, for its count only: the algorithm and the
 // primitives of Avx2 (AVX2 has no rotate and no ternary logic), with Maj as
 // b ^ ((a ^ b) & (b ^ c)), b ^ c the last round's a ^ b (three operations a
-// round, not four). The assembly computes the second hash's whole schedule,
-// where the template folds its constant words (117 operations of a D64's
-// ~8,700): the count is the least the algorithm needs, not what the file
-// issues (doc/benchmarking.md).
+// round, not four). The assembly folds the constant words of the padding and
+// of the second hash's block as the template does, so this counts the vector
+// operations the file executes (doc/benchmarking.md).
 struct Avx2Asm : Avx2 {
     static constexpr bool CARRIED_MAJ = true;
 };
