@@ -334,6 +334,15 @@ FUNCTION_BEGIN sha256_avx2_8way_lanes, 512, ymm
     %endrep
 FUNCTION_END
 
+; The initial hash value in every lane of ymm0..7 (a..h as NAMES sets them).
+%macro LOAD_IV 0
+    %assign _j 0
+    %rep 8
+        vmovdqa     ymm %+ _j, [IV_X8 + 32 * _j]
+        %assign _j _j + 1
+    %endrep
+%endmacro
+
 ; The stack: the ring at [rsp], the state after the first block (the padding
 ; block's feed-forward) at [rsp + 512]. r8d: 0 in the first block, 1 in the third.
 FUNCTION_BEGIN sha256_avx2_8way_d64, 512 + 256, ymm
@@ -341,11 +350,7 @@ FUNCTION_BEGIN sha256_avx2_8way_d64, 512 + 256, ymm
     LOAD_HALF   1, contiguous
     NAMES
     xor         r8d, r8d
-    %assign _j 0
-    %rep 8
-        vmovdqa     ymm %+ _j, [IV_X8 + 32 * _j]
-        %assign _j _j + 1
-    %endrep
+    LOAD_IV
     vpxor       BC, B, C
     lea         rcx, [K256_X8]
     mov         edx, 3
@@ -381,11 +386,7 @@ FUNCTION_BEGIN sha256_avx2_8way_d64, 512 + 256, ymm
         vmovdqa     W(_j), ymm %+ _j
         %assign _j _j + 1
     %endrep
-    %assign _j 0                        ; the digest's block from the IV
-    %rep 8
-        vmovdqa     ymm %+ _j, [IV_X8 + 32 * _j]
-        %assign _j _j + 1
-    %endrep
+    LOAD_IV                             ; the digest's block from the IV
     vpxor       BC, B, C
     lea         rcx, [K256_X8]
     %assign _r 0
