@@ -405,6 +405,22 @@ std::vector<Selection> Select(const std::vector<Bench>& all, const std::string& 
 
 namespace {
 
+// "<subject> 1.2 a block <where>" for a cost one timing minus another. A
+// difference that cannot be below zero (the first timing holds the second's
+// work, or a cheaper form of it) and reads below is the two timings' noise,
+// and says so with its size instead of printing a negative cost.
+std::string CostBeside(double cost, const char* subject, const char* where)
+{
+    char text[200];
+    if (cost >= -0.05) { // prints as 0.0 or more
+        std::snprintf(text, sizeof(text), "%s %.1f a block %s", subject, std::max(cost, 0.0), where);
+    } else {
+        std::snprintf(text, sizeof(text), "%s nothing measurable %s (%.1f less is the two timings' noise)", subject,
+                      where, -cost);
+    }
+    return text;
+}
+
 // std::regex backtracks: a pattern such as (.*.*)*X ran for over 40 s over the
 // benchmark names, with nothing printed. A real filter takes milliseconds, so
 // past this the run stops and says why (nothing is open or measured yet).
@@ -567,43 +583,26 @@ int RunAll(const Options& opts)
                       c.rnds2_latency, c.rnds2_latency, 32 * c.rnds2_latency / 64, c.rnds2_interval, c.rnds2_interval);
         info.notes.push_back({"SHA-NI floor", line, ""});
         if (c.block_mix > 0) {
-            // The mix holds the rounds, so it cannot take less than they do:
-            // a reading below them is the two timings' noise, not a gain.
-            const double cost = c.block_mix - 32 * c.rnds2_interval;
-            char verdict[160];
-            if (cost >= -0.05) { // prints as 0.0 or more
-                std::snprintf(verdict, sizeof(verdict), "so the schedule costs %.1f a block beside them",
-                              std::max(cost, 0.0));
-            } else {
-                std::snprintf(verdict, sizeof(verdict),
-                              "so the schedule costs nothing measurable beside them (%.1f less is the two "
-                              "timings' noise)", -cost);
-            }
+            // The mix holds the rounds, so it cannot take less than they do.
+            const std::string verdict = CostBeside(c.block_mix - 32 * c.rnds2_interval, "so the schedule costs",
+                                                   "beside them");
             std::snprintf(line, sizeof(line),
                           "a block that needs its message schedule is 32 sha256rnds2, 12 sha256msg1, 12 sha256msg2, "
                           "28 paddd and 32 shuffles in a SHA-NI stream kernel; as independent work they take %.1f "
                           "cycles, the rounds alone %.1f, %s",
-                          c.block_mix, 32 * c.rnds2_interval, verdict);
+                          c.block_mix, 32 * c.rnds2_interval, verdict.c_str());
             info.notes.push_back({"SHA-NI block mix", line, ""});
         }
         if (c.stream_block > 0 && c.stream_block_msg2_add > 0) {
             // An add is no slower than sha256msg2 in its place (both one
-            // operation on the same registers): below it is noise, as above.
-            const double cost = c.stream_block - c.stream_block_msg2_add;
-            char verdict[160];
-            if (cost >= -0.05) {
-                std::snprintf(verdict, sizeof(verdict), "sha256msg2 costs %.1f a block beyond an add there",
-                              std::max(cost, 0.0));
-            } else {
-                std::snprintf(verdict, sizeof(verdict),
-                              "sha256msg2 costs nothing measurable beyond an add there (%.1f less is the two "
-                              "timings' noise)", -cost);
-            }
+            // operation on the same registers).
+            const std::string verdict = CostBeside(c.stream_block - c.stream_block_msg2_add, "sha256msg2 costs",
+                                                   "beyond an add there");
             std::snprintf(line, sizeof(line),
                           "four streams running that block with a stream kernel's dependencies (each stream's "
                           "rounds and schedule chained) take %.1f cycles a block, %.1f with every sha256msg2 an add "
                           "on the same registers: %s",
-                          c.stream_block, c.stream_block_msg2_add, verdict);
+                          c.stream_block, c.stream_block_msg2_add, verdict.c_str());
             info.notes.push_back({"SHA-NI stream block", line, ""});
         }
     }
