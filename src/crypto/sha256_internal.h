@@ -34,6 +34,10 @@ size_t MaxPathBlocks();
 
 /** Blocks past MaxPathBlocks() that tests cover: every remainder of an eight-block group, three times. */
 constexpr size_t PATH_MARGIN_BLOCKS = 24;
+
+/** The order in which SHA256Multi/SHA256DMulti hand count messages of these
+ *  sizes to lanes or streams (indices into sizes). */
+std::vector<size_t> FeedOrder(const size_t* sizes, size_t count);
 } // namespace detail
 
 /** The order rules of a row of interleaved SHA-NI streams, in D64 and in the

@@ -13,9 +13,11 @@
 
 #include <compat/cpuid.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <functional>
+#include <vector>
 
 namespace sha256 {
 namespace {
@@ -133,21 +135,28 @@ void OneWay(unsigned char* out, const unsigned char* const* inputs, const size_t
     for (size_t i = 0; i < count; ++i) CSHA256().Write(inputs[i], sizes[i]).Finalize(out + 32 * i);
 }
 
-// The order messages go to the lanes: long ones (BIG bytes or more) first, so
-// that no long message is left running alone at the end, then the rest, each
-// group in input order. Two scans, no sort.
+// The order messages go to the lanes: long ones (BIG bytes or more) first,
+// longest first, so that no long message is left running alone at the end
+// while the other lanes idle or it finishes one block at a time (handed out
+// in input order, a long one that came late did), then the rest in input
+// order. The long ones are few where messages are transactions: their
+// indices are sorted; the rest are taken by a scan.
 class Feed
 {
 public:
     static constexpr size_t BIG = 4096;
-    Feed(const size_t* sizes, size_t count) : sizes(sizes), count(count) {}
+    Feed(const size_t* sizes, size_t count) : sizes(sizes), count(count)
+    {
+        for (size_t i = 0; i < count; ++i) {
+            if (sizes[i] >= BIG) big.push_back(i);
+        }
+        std::stable_sort(big.begin(), big.end(), [sizes](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+    }
     bool Next(size_t& i)
     {
-        for (; big < count; ++big) {
-            if (sizes[big] >= BIG) {
-                i = big++;
-                return true;
-            }
+        if (next_big < big.size()) {
+            i = big[next_big++];
+            return true;
         }
         for (; small < count; ++small) {
             if (sizes[small] < BIG) {
@@ -161,7 +170,8 @@ public:
 private:
     const size_t* sizes;
     size_t count;
-    size_t big{0}, small{0};
+    std::vector<size_t> big;
+    size_t next_big{0}, small{0};
 };
 
 // A message handed out now has bytes that are usually in no cache yet:
@@ -529,6 +539,14 @@ void FillJob(sha256_jobs::Job& job, const unsigned char* p, size_t len, unsigned
     job.end = whole ? p + 64 * whole : nullptr;
     job.then = nullptr;
     job.out = out;
+}
+
+std::vector<size_t> detail::FeedOrder(const size_t* sizes, size_t count)
+{
+    std::vector<size_t> order;
+    Feed feed(sizes, count);
+    for (size_t m = 0; feed.Next(m);) order.push_back(m);
+    return order;
 }
 
 std::vector<MultiImplementation> MultiImplementations()

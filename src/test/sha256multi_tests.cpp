@@ -5,6 +5,7 @@
 // and a mainnet transaction's known txid. Rows the CPU cannot run are named.
 #include <compat/cpu_model.h>
 #include <crypto/sha256.h>
+#include <crypto/sha256_internal.h>
 #include <crypto/sha256_kernels.h>
 #include <test/util/common.h>
 #include <test/util/reference.h>
@@ -191,6 +192,22 @@ BOOST_AUTO_TEST_CASE(large_messages)
         BOOST_CHECK_MESSAGE(bad == 0, impl.name << ": " << bad << " wrong digests");
         BOOST_TEST_MESSAGE("  " << impl.name << ": messages of 64 KiB to 4 MiB among short ones: " << (bad ? "FAILED" : "ok"));
     }
+}
+
+// The order messages go to the lanes: every one once; those of 4 KiB or more
+// first, longest first (equal ones in input order), then the rest in input
+// order. Long ones handed out in input order left one running alone at the
+// end of a block's txids.
+BOOST_AUTO_TEST_CASE(feed_order)
+{
+    const size_t sizes[] = {100, 4096, 0, 300001, 4095, 65536, 5, 65536, 1048593, 4096, 200, 70000};
+    const std::vector<size_t> want{8, 3, 11, 5, 7, 1, 9, 0, 2, 4, 6, 10};
+    BOOST_CHECK(sha256::detail::FeedOrder(sizes, std::size(sizes)) == want);
+    BOOST_CHECK(sha256::detail::FeedOrder(sizes, 0).empty());
+    // Only short ones, or only long ones of one size: input order.
+    const size_t small[] = {3, 2, 1}, same[] = {5000, 5000, 5000};
+    BOOST_CHECK((sha256::detail::FeedOrder(small, 3) == std::vector<size_t>{0, 1, 2}));
+    BOOST_CHECK((sha256::detail::FeedOrder(same, 3) == std::vector<size_t>{0, 1, 2}));
 }
 
 // No read outside an input: each ends exactly at a PROT_NONE page, or starts right after one.
