@@ -95,7 +95,7 @@ sha256::kernel::OpCount sha256::kernel::avx512_32way_count(Shape shape)
             for (auto& x : s) x = {0};
             for (auto& x : kw) x = {0};
             const unsigned char* const blocks[32] = {};
-            BlockAndNext<One>(s, kw, blocks, next);
+            BlockAndNext<One>(s, kw, blocks, blocks, next);
         }, 32, 64);
     }
     return sha256::lanes::Count<Avx512x2, 64>(shape);

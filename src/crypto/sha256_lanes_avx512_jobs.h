@@ -22,8 +22,15 @@ namespace {
 //! it: the rounds of both sets on their states s (this block's W+K in kw),
 //! and the next block's W+K, from the blocks at p[0..31], into kwn. Not
 //! inlined: the caller's own values (and s) stay out of its registers.
+//! Beside the rounds it prefetches the blocks at ahead[0..31] (nullptr: none),
+//! the blocks the call after this one reads, six lanes a loop of eight
+//! rounds: the block's loads wait on bytes that are in no cache yet, which
+//! prefetches issued just before the call did not hide (and prefetches of
+//! lines the lanes would not read slowed the row;
+//! doc/results/2026-12-05-amd-epyc-zen5-log.md).
 template <class One, class V2>
-__attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned char* const* p, V2* kwn)
+__attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned char* const* p,
+                                            const unsigned char* const* ahead, V2* kwn)
 {
     using V1 = typename One::V;
     alignas(64) V1 window[2][64];
@@ -34,7 +41,16 @@ __attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned 
 #pragma GCC unroll 16
         for (int i = 0; i < 16; ++i) window[k][i] = w[i];
     }
-    RoundsAndNext<One>(s, [kw](int r, int k) { return Half(kw[r], k); }, window, kwn);
+    // Always inlined: GCC judges a function that only prefetches to have no
+    // effect and drops calls to it (it did so with this one).
+    RoundsAndNext<One>(s, [kw](int r, int k) { return Half(kw[r], k); }, window, kwn, [ahead](int n) __attribute__((always_inline)) {
+        for (int i = 6 * n; i < 6 * n + 6 && i < 32; ++i) {
+            if (!ahead[i]) continue;
+            // Two lines: a block need not be aligned.
+            _mm_prefetch(reinterpret_cast<const char*>(ahead[i]), _MM_HINT_T0);
+            _mm_prefetch(reinterpret_cast<const char*>(ahead[i]) + 63, _MM_HINT_T0);
+        }
+    });
 }
 
 // The few steps that differ between one register a word and two, by the word's type.
@@ -153,6 +169,7 @@ struct JobLanes {
     alignas(64) const unsigned char* end[N];
     alignas(64) const unsigned char* then[N];
     alignas(64) uint64_t left[N];
+    alignas(64) const unsigned char* ahead[N];
     V s[8];
 
     explicit JobLanes(const sha256_jobs::Lane* lane)
@@ -245,6 +262,19 @@ struct JobLanes {
             ended |= uint32_t{_mm512_cmpeq_epi64_mask(n, zero)} << (8 * h);
         }
         return ended;
+    }
+    //! ahead[i] = the block after the one at lane i's cursor where that is
+    //! one of its message's whole blocks, else nullptr (the padding is the
+    //! lane's own, an idle lane's block is always the same). Compared as
+    //! integers, not as pointers to possibly different objects.
+    void Ahead()
+    {
+        const Z byte64 = _mm512_set1_epi64(64);
+        for (int h = 0; h < N / 8; ++h) {
+            const Z next = _mm512_add_epi64(_mm512_load_si512(at + 8 * h), byte64);
+            const __mmask8 whole = _mm512_cmplt_epu64_mask(next, _mm512_load_si512(end + 8 * h));
+            _mm512_store_si512(ahead + 8 * h, _mm512_maskz_mov_epi64(whole, next));
+        }
     }
     //! Lane i's eight words, big-endian, to out.
     void Digest(int i, unsigned char* out) const
@@ -346,7 +376,8 @@ SHA256_LANES_INLINE size_t JobsAhead(sha256_jobs::Lane* lane, const sha256_jobs:
                 j.at[i] = NO_BLOCK;
             }
         }
-        BlockAndNext<One>(j.s, kw[cur], j.at, kw[cur ^ 1]);
+        j.Ahead();
+        BlockAndNext<One>(j.s, kw[cur], j.at, j.ahead, kw[cur ^ 1]);
         cur ^= 1;
         ahead = true;
         for (uint32_t e = ended; e; e &= e - 1) j.Digest(__builtin_ctz(e), out[__builtin_ctz(e)]);

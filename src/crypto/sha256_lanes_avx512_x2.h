@@ -194,6 +194,11 @@ SHA256_LANES_INLINE V Reload(const V* p)
 }
 SHA256_LANES_INLINE Z Reload(const Z* p) { return *static_cast<const volatile Z*>(p); }
 
+//! Nothing to do beside the rounds (RoundsAndNext's `loop`).
+struct NoLoopWork {
+    void operator()(int) const {}
+};
+
 //! s += 64 rounds of both sets on their states s, kw(r, k) giving set k's
 //! W+K of round r, and beside them the W+K of a next block into kwn, from
 //! its 16 words of each set in window[k][0..15] (the rest of the window is
@@ -202,8 +207,10 @@ SHA256_LANES_INLINE Z Reload(const Z* p) { return *static_cast<const volatile Z*
 //! registers and the rounds' temporaries most of the rest, so the schedule's
 //! window is in memory: each word is stored once and its four terms loaded
 //! (Reload: GCC otherwise keeps the window in registers and spills the states).
-template <class One, class V2, class KW>
-SHA256_LANES_INLINE void RoundsAndNext(V2* s, KW kw, typename One::V (*window)[64], V2* kwn)
+//! loop(n) runs at the top of the n-th loop of eight rounds from round 16
+//! (n = 0..5): the job kernel's prefetches.
+template <class One, class V2, class KW, class Loop = NoLoopWork>
+SHA256_LANES_INLINE void RoundsAndNext(V2* s, KW kw, typename One::V (*window)[64], V2* kwn, Loop loop = {})
 {
     using A = sha256::lanes::Lanes<One>;
     using V1 = typename One::V;
@@ -231,6 +238,7 @@ SHA256_LANES_INLINE void RoundsAndNext(V2* s, KW kw, typename One::V (*window)[6
     }
 #pragma GCC unroll 1
     for (int i = 16; i < 64; i += 8) {
+        loop((i - 16) / 8);
 #pragma GCC unroll 8
         for (int q = 0; q < 8; ++q) {
             rounds(i + q, q);

@@ -704,6 +704,24 @@ else
   echo "skip - core export: needs an x86-64 build with optimized kernels, CXX, python3 and objdump"
 fi
 
+# The 32-lane job kernel prefetches the lanes' next blocks beside its rounds
+# (BlockAndNext). GCC drops a call to a function that only prefetches (it did
+# so with that one until it was always inlined), and no digest would change:
+# the function in bench_bitcoin, as built, must have prefetch instructions.
+if command -v objdump >/dev/null && [ "$(uname -m)" = x86_64 ]; then
+  objdump -d --no-show-raw-insn -C "$B" | awk '
+    /^[0-9a-f]+ </ { f = index($0, "BlockAndNext<sha256::lanes::(anonymous namespace)::Avx512,") > 0; n += f; next }
+    f && /prefetch/ { p++ }
+    END { print "BlockAndNext functions: " n + 0 ", prefetch instructions in them: " p + 0 }' > "$tmp/ban"
+  if grep -q "functions: 0," "$tmp/ban"; then
+    echo "skip - avx512_32way jobs prefetch: this build has no 32-lane job kernel ($(cat "$tmp/ban"))"
+  else
+    expect 0 "them: [1-9]" "avx512_32way jobs: BlockAndNext keeps its prefetches" -- cat "$tmp/ban"
+  fi
+else
+  echo "skip - avx512_32way jobs prefetch: needs objdump on x86-64"
+fi
+
 # core-patch.sh --ab's clock probe (contrib/core-series/clock.cpp) reads the
 # core clock bench_bitcoin measures, so Core's before/after table and the
 # project's tables count the same cycles. Within a factor of 1.5: two
