@@ -18,6 +18,15 @@
 
 namespace {
 
+//! Prefetch the 64-byte block at p into L1: two lines, as a block need not be
+//! aligned. Forced inline: GCC judges a function that only prefetches to have
+//! no effect and drops calls to it (it did so with the 32-lane kernel's).
+SHA256_LANES_INLINE void PrefetchBlock(uintptr_t p)
+{
+    _mm_prefetch(reinterpret_cast<const char*>(p), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(p + 63), _MM_HINT_T0);
+}
+
 //! One block of the 32-lane job kernel with the next block's schedule beside
 //! it: the rounds of both sets on their states s (this block's W+K in kw),
 //! and the next block's W+K, from the blocks at p[0..31], into kwn. Not
@@ -41,14 +50,10 @@ __attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned 
 #pragma GCC unroll 16
         for (int i = 0; i < 16; ++i) window[k][i] = w[i];
     }
-    // Always inlined: GCC judges a function that only prefetches to have no
-    // effect and drops calls to it (it did so with this one).
+    // Forced inline, as PrefetchBlock is.
     RoundsAndNext<One>(s, [kw](int r, int k) { return Half(kw[r], k); }, window, kwn, [ahead](int n) __attribute__((always_inline)) {
         for (int i = 6 * n; i < 6 * n + 6 && i < 32; ++i) {
-            if (!ahead[i]) continue;
-            // Two lines: a block need not be aligned.
-            _mm_prefetch(reinterpret_cast<const char*>(ahead[i]), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(ahead[i]) + 63, _MM_HINT_T0);
+            if (ahead[i]) PrefetchBlock(reinterpret_cast<uintptr_t>(ahead[i]));
         }
     });
 }
@@ -225,15 +230,13 @@ struct JobLanes {
         // The message's second and third blocks, while its first one is
         // hashed: most of a block's transactions are a few blocks long, and
         // the hardware prefetchers follow a stream only after its first
-        // misses. A block need not be aligned (two lines each); past the
-        // message's whole blocks a prefetch fetches bytes never hashed, never
-        // faults, and is computed as an integer, not as a pointer past its object.
+        // misses. Past the message's whole blocks a prefetch fetches bytes
+        // never hashed, never faults, and is computed as an integer, not as a
+        // pointer past its object.
         if (job.at) {
             const uintptr_t second = reinterpret_cast<uintptr_t>(job.at) + 64;
-            for (uintptr_t line = second; line < second + 128; line += 64) {
-                _mm_prefetch(reinterpret_cast<const char*>(line), _MM_HINT_T0);
-                _mm_prefetch(reinterpret_cast<const char*>(line + 63), _MM_HINT_T0);
-            }
+            PrefetchBlock(second);
+            PrefetchBlock(second + 64);
         }
         _mm512_storeu_si512(l.pad, _mm512_loadu_si512(job.area + 64));
         _mm512_storeu_si512(l.pad + 64, _mm512_loadu_si512(job.area + 128));
