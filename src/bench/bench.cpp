@@ -48,6 +48,8 @@ struct Timing {
     uint64_t batches_per_slice{1};
     // A row with a floor: its readings after each slice, one per round.
     std::vector<double> floor_interval, floor_latency;
+    // Every row: the one-add loop after each slice, one per round.
+    std::vector<double> loop_iteration;
 };
 
 // A row's floor multiplies its counted operations by probe readings: the SHA
@@ -83,6 +85,13 @@ FloorProbes FloorOf(const Bench& b, const ClockCalibration& clk)
 // be; the lowest of several can only put a row further from its floor than it
 // is, by what the clock varies within the run.
 constexpr int FLOOR_RUNS = 20;
+
+// Whether the core was shared while a row ran: the one-add loop, the fastest
+// of LOOP_RUNS runs (~0.1 ms) right after each of its slices. A second
+// hardware thread busy on the core slows the loop for as long as it runs;
+// the fastest of a few runs still shows it, a moment's pause of that thread
+// does not hide it.
+constexpr int LOOP_RUNS = 5;
 
 // Sizes a row's batches (~BATCH_NS each) and slices (~slice_ns each).
 void SizeBatches(const Bench& b, Timing& t, double slice_ns)
@@ -175,6 +184,7 @@ std::vector<Timing> MeasureTable(const Selection& sel, const Options& opts, int 
             const FloorProbes f = FloorOf(b, clk);
             if (f.sha || f.lane) t.floor_interval.push_back(cpu::Remeasure(f.interval, FLOOR_RUNS));
             if (f.lane) t.floor_latency.push_back(cpu::Remeasure(f.latency, FLOOR_RUNS));
+            t.loop_iteration.push_back(cpu::Remeasure(cpu::Probe::LoopIteration, LOOP_RUNS));
             if (opts.threads > 1 && b.make_run) t.aggregate_ns_per_op.push_back(ThreadedSlice(b, t, opts.threads));
         }
     }
@@ -233,6 +243,14 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
                 r.floor_bound = f.sha ? "sha-ni" : issue >= chain ? "throughput" : "latency";
             }
         }
+        // The loop's median over the row's rounds; the start-up reading where
+        // it was not taken again (set by its environment variable, or absent).
+        std::vector<double> loops;
+        for (double x : timing[i].loop_iteration) {
+            if (x > 0) loops.push_back(x);
+        }
+        r.loop_iteration = loops.empty() ? cpu::Read(cpu::Probe::LoopIteration).value : Median(loops);
+        r.loop_iteration_samples = std::move(timing[i].loop_iteration);
         r.threads = threads;
         if (threads > 1 && !timing[i].aggregate_ns_per_op.empty()) {
             r.aggregate_samples_ns = std::move(timing[i].aggregate_ns_per_op);

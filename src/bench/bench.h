@@ -217,6 +217,11 @@ struct Result {
     //! What bounds the floor: "sha-ni" (sha_rnds2_per_unit x rnds2 interval),
     //! "throughput" (lane ops x interval) or "latency" (lane chain x latency).
     std::string floor_bound;
+    //! The one-add loop's core cycles an iteration beside this row: the
+    //! median of those taken after each round's slice (0: none, e.g. no TSC).
+    //! SHARED_CORE_LOOP or more: the core was shared while the row ran.
+    double loop_iteration{0};
+    std::vector<double> loop_iteration_samples;
     bool have_speed{false};          //!< speed_pct is meaningful (the baseline ran)
     double speed_pct{0};
     int threads{1};                  //!< with -threads=N > 1: N, and the figures below
@@ -225,6 +230,12 @@ struct Result {
     double efficiency_pct{0};        //!< aggregate / (N x one thread), from the medians
     bool measured() const { return !samples_ns.empty(); }
 };
+
+//! A one-add loop iteration of this many core cycles or more (1 where this
+//! thread has its core alone) means another hardware thread used the core: a
+//! row measured so is not this CPU's speed for one thread, and rows whose
+//! work issues most densely (the vector lanes) lose the most.
+constexpr double SHARED_CORE_LOOP = 1.25;
 
 struct TableResult {
     std::string table;

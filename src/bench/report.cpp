@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <bench/report.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -165,6 +166,47 @@ void WriteMarkdownTable(std::FILE* f, const TableResult& t, const std::string& e
                      r.status == "ok" ? "" : (" WRONG RESULT: " + r.reason).c_str());
     }
     std::fprintf(f, "\n");
+    // Rows measured while another hardware thread used the core.
+    std::vector<const Result*> shared;
+    size_t measured = 0, slices = 0, shared_slices = 0;
+    for (const Result& r : t.rows) {
+        if (!r.measured()) continue;
+        ++measured;
+        if (r.loop_iteration >= SHARED_CORE_LOOP) shared.push_back(&r);
+        for (double x : r.loop_iteration_samples) ++slices, shared_slices += x >= SHARED_CORE_LOOP;
+    }
+    if (!shared.empty()) {
+        // Every row, most rows (naming the others), or the few.
+        double lo = shared.front()->loop_iteration, hi = lo;
+        for (const Result* r : shared) lo = std::min(lo, r->loop_iteration), hi = std::max(hi, r->loop_iteration);
+        const std::string range = Fixed(lo, 2) + (Fixed(hi, 2) != Fixed(lo, 2) ? "-" + Fixed(hi, 2) : "");
+        std::string beside;
+        if (shared.size() == measured) {
+            beside = range + " beside every row";
+        } else if (shared.size() * 2 > measured) {
+            std::string but;
+            for (const Result& r : t.rows) {
+                if (r.measured() && r.loop_iteration < SHARED_CORE_LOOP) {
+                    but += (but.empty() ? "" : ", ") + r.bench->impl + " at " + Fixed(r.loop_iteration, 2);
+                }
+            }
+            beside = range + " beside every row but " + but;
+        } else {
+            for (const Result* r : shared) {
+                beside += (beside.empty() ? "" : ", ") + Fixed(r->loop_iteration, 2) + " beside " + r->bench->impl;
+            }
+        }
+        std::fprintf(f, "Shared core: a one-add loop's core cycles an iteration were %s (1 where this thread has the "
+                        "core alone; %s or more: another hardware thread used the core). Those rows ran slower than "
+                        "one thread runs them on this CPU, the vector lane rows most (doc/benchmarking.md, \"Shared "
+                        "core\").\n\n",
+                     beside.c_str(), Fixed(SHARED_CORE_LOOP, 2).c_str());
+    } else if (shared_slices > 0) {
+        std::fprintf(f, "Shared core after %zu of %zu slices: a one-add loop took %s or more core cycles an iteration "
+                        "(1 where this thread has the core alone), in fewer than half of each row's rounds; the "
+                        "spreads include those rounds (doc/benchmarking.md, \"Shared core\").\n\n",
+                     shared_slices, slices, Fixed(SHARED_CORE_LOOP, 2).c_str());
+    }
     std::fflush(f);
 }
 
@@ -248,6 +290,8 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     }
     machine["vector_op_latency_cycles"] = vec_latency;
     machine["vector_op_interval_cycles"] = vec_interval;
+    const double loop = cpu::Read(cpu::Probe::LoopIteration).value;
+    machine["loop_iteration_cycles"] = loop > 0 ? Json(Round(loop, 3)) : Json(nullptr);
     machine["tsc_ghz"] = m.clock.tsc_hz > 0 ? Json(Round(m.clock.tsc_hz / 1e9, 4)) : Json(nullptr);
     machine["clock_method"] = m.clock_method;
     machine["emulated"] = m.emulated.empty() ? Json(nullptr) : Json(m.emulated);
@@ -340,6 +384,12 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                         row["floor_latency_samples"] = readings(r.floor_latency_samples);
                     }
                 }
+                row["loop_iteration_cycles"] = r.loop_iteration > 0 ? Json(Round(r.loop_iteration, 3)) : Json(nullptr);
+                Json loops = Json::array();
+                for (double x : r.loop_iteration_samples) {
+                    if (x > 0) loops.push_back(Round(x, 3)); // 0: not taken again (set, or absent)
+                }
+                row["loop_iteration_samples"] = loops;
                 row["speed_pct"] = r.have_speed ? Json(Round(r.speed_pct, 3)) : Json(nullptr);
                 row["best_batch_cycles_per_byte"] =
                     r.have_cycles ? Json(Round(r.best_batch_cycles_per_byte, 4)) : Json(nullptr);

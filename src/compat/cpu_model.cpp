@@ -49,6 +49,17 @@ void AddChain()
     for (int i = 0; i < 1000; ++i) __asm__ volatile(".rept 64\n\tadd %0, %0\n\t.endr" : "+r"(x));
 }
 
+// 64000 iterations of one add and the loop's branch. A core that runs this
+// thread alone takes an iteration a cycle (the add chain bounds it); a busy
+// second hardware thread on the same core takes front-end cycles from it,
+// while the add chain above, 64 adds a branch, barely notices. So this reads
+// whether the core was shared, not how fast it is.
+void OneAddLoop()
+{
+    uint64_t x = 1, n = 64000;
+    __asm__ volatile("1:\n\tadd %0, %0\n\tdec %1\n\tjnz 1b" : "+r"(x), "+r"(n));
+}
+
 // 64000 sha256rnds2 on `chains` chains, each round taking its own chain's
 // last result (xmm0 and xmm13 are read-only): one chain is the rounds of one
 // message; twelve are more than any SHA unit works on at once, so they issue
@@ -232,6 +243,9 @@ const ProbeDef PROBES[] = {
     {{"512-bit op interval", "core cycles", "vprord, vpternlogd, vpaddd 5:3:5 on 13 independent registers", nullptr,
       "no AVX-512 on this CPU, or no TSC"},
      AVX512F | AVX512VL, nullptr, CPU_MODEL_VEC(Vec64Mix), 65000},
+    {{"one-add loop", "core cycles an iteration", "64000 iterations of add, dec, jnz; 1 on a core this thread has alone",
+      "SHA256BENCH_LOOP_ITERATION", "not x86-64, or no TSC"},
+     0, nullptr, CPU_MODEL_VEC(OneAddLoop), 64000},
 #ifdef SHA256_TEST_EXTRA_ROW
     {{"test probe", "units", "a constant 0 (SHA256_TEST_EXTRA_ROW)", "SHA256BENCH_TEST_PROBE", "never absent"}, 0,
      MeasureTestProbe},

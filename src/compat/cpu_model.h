@@ -36,6 +36,10 @@ enum class Probe : int {
     Vec32Interval,
     Vec64Latency,
     Vec64Interval,
+    //! Core cycles an iteration of a loop of one add: 1 where this thread has
+    //! its core alone; more where another hardware thread shares the core's
+    //! front end (the bench's "Shared core" line, bench/report.cpp).
+    LoopIteration,
 #ifdef SHA256_TEST_EXTRA_ROW
     TestProbe, //!< test-only (ci/extra-row.sh): reads 0 unless SHA256BENCH_TEST_PROBE sets it
 #endif

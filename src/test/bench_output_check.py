@@ -91,6 +91,10 @@ def check_json(path, rounds=None, mode=None, emulated=None):
         need((a is None and b is None) or (isinstance(a, (int, float)) and isinstance(b, (int, float))
                                            and 0.05 < b <= a * 1.05 < 40),
              f"machine: {bits}-bit latency {a!r}, interval {b!r}")
+    # The one-add loop (one core cycle an iteration on a core this thread has alone).
+    loop = m.get("loop_iteration_cycles", "missing")
+    need(loop is None or (isinstance(loop, (int, float)) and 0 < loop <= 64),
+         f"machine: loop_iteration_cycles {loop!r}")
     need("emulated" in m and (m["emulated"] is None or (isinstance(m["emulated"], str) and m["emulated"])),
          f"machine.emulated is {m.get('emulated', 'missing')!r}: expected null or the reason")
     if emulated is not None:
@@ -143,6 +147,20 @@ def check_json(path, rounds=None, mode=None, emulated=None):
         srt = sorted(s)
         n = len(srt)
         med = srt[n // 2] if n % 2 else (srt[n // 2 - 1] + srt[n // 2]) / 2
+        # The loop beside the row: one reading a round (none where the machine's
+        # was set, not measured), the row's figure their median, else the machine's.
+        ls = r.get("loop_iteration_samples")
+        need(isinstance(ls, list) and all(number({"v": x}, "v") > 0 for x in ls) and len(ls) in (0, o["rounds"]),
+             f"{r['name']}: loop_iteration_samples {ls!r}, expected none or one reading a round")
+        if ls:
+            lsrt = sorted(ls)
+            lmed = lsrt[n // 2] if n % 2 else (lsrt[n // 2 - 1] + lsrt[n // 2]) / 2
+            need(abs(number(r, "loop_iteration_cycles") - lmed) <= 1e-3,
+                 f"{r['name']}: loop_iteration_cycles {r['loop_iteration_cycles']} is not the median of {ls}")
+        else:
+            need(r.get("loop_iteration_cycles", "missing") == loop,
+                 f"{r['name']}: loop_iteration_cycles {r.get('loop_iteration_cycles', 'missing')!r} with no readings, "
+                 f"not the machine's {loop!r}")
         need(close(vals["median_ns"], med), f"{r['name']}: median_ns {vals['median_ns']} is not the samples' median {med}")
         need(close(vals["min_ns"], srt[0]) and close(vals["max_ns"], srt[-1]), f"{r['name']}: min/max not the samples'")
         need(close(vals["mb_per_s"], r["bytes_per_op"] / med * 1e3), f"{r['name']}: mb_per_s is not from the median")

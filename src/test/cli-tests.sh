@@ -271,6 +271,27 @@ expect 0 "^SHA-NI overlap: 0.00 sha256rnds2 at once (latency / issue interval, s
 expect 0 "^SHA-NI overlap: none (no SHA-NI on this CPU or in this build); the listed orders$" \
   "bench: with SHA-NI hidden and no override, the header says there is none" -- env SHA256BENCH_HIDE_FEATURES=sha-ni "$B" $QUICK
 
+# SHA256BENCH_LOOP_ITERATION replaces the one-add loop's reading (one core cycle
+# an iteration on a core this thread has alone; 1.25 or more: another hardware
+# thread used it). A shared core is said under each table, with the reading;
+# a lone one, or one just under the threshold, says nothing; malformed values stop.
+expect 0 "^Shared core: a one-add loop's core cycles an iteration were 2.00 beside every row (1 where this thread has the core alone; 1.25 or more: another hardware thread used the core)" \
+  "bench: a shared core is said under the table" -- env SHA256BENCH_LOOP_ITERATION=2 "$B" $QUICK
+expect 0 "^Shared core: a one-add loop's core cycles an iteration were 1.25 beside every row" \
+  "bench: ... from the threshold on" -- env SHA256BENCH_LOOP_ITERATION=1.25 "$B" $QUICK
+for v in 1 1.24; do
+  expect 0 "^| basic " "bench: SHA256BENCH_LOOP_ITERATION=$v runs" -- env SHA256BENCH_LOOP_ITERATION=$v "$B" $QUICK
+  absent "Shared core" "bench: ... and says no shared core"
+done
+if command -v python3 > /dev/null; then
+env SHA256BENCH_LOOP_ITERATION=2 "$B" $QUICK -output-json="$tmp/loop.json" > /dev/null 2>&1
+check "bench: the JSON gives the machine and each row the loop's reading" -- \
+  python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); r = [x for x in j["results"] if "samples_ns" in x]
+assert j["machine"]["loop_iteration_cycles"] == 2 and r and all(x["loop_iteration_cycles"] == 2 and x["loop_iteration_samples"] == [] for x in r), j' "$tmp/loop.json"
+fi
+expect nonzero "SHA256BENCH_LOOP_ITERATION: 'x' is not a decimal" "bench: SHA256BENCH_LOOP_ITERATION='x' is rejected" -- \
+  env SHA256BENCH_LOOP_ITERATION=x "$B" $QUICK
+
 # SHA256BENCH_AVX512_ADD_DEPTH replaces the measured depth of 512-bit adds: 8
 # lists avx512_32way (two registers of lanes a word) right before avx512_16way,
 # 2 right after it, in the D64 and the multi family alike (listed rows include
