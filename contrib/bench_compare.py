@@ -21,7 +21,9 @@ on every row at least 95% of the time (per-row 95% intervals would flag about
 one row in twenty). That needs enough pairs: 2/2^K <= 0.05/N (11 pairs for 28
 rows). No random numbers: the output is deterministic. A row is "faster" or
 "slower" only when its interval excludes 0 AND |change| is at least the
-practical threshold (default 1%); otherwise "no change".
+practical threshold (default 1%); otherwise "no change". A pair whose two runs of a row disagree on
+the core (one side's loop_iteration_cycles at SHARED_CORE_LOOP or more, the other's below it or
+absent) measured the core, not the code: that row leaves it out (doc/ab-testing.md).
 
 Exit status: 0 with a table; 1 with --fail-above=PCT when a row is slower and
 even the fast end of its interval is more than PCT% slower; 2 on bad input.
@@ -37,6 +39,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sha256bench_results import ResultsError, load, md_cell, one_line, refuse_sanity_check, run_tool  # noqa: E402
 
 MIN_PAIRS = 6  # the fewest pairs for which even a single row's signed-rank interval reaches 95%
+# bench_bitcoin's SHARED_CORE_LOOP: a row whose one-add loop reading is this or more ran while another
+# hardware thread used the core (doc/benchmarking.md, "Shared core"); runs made before that reading have none.
+SHARED_CORE_LOOP = 1.25
+
+
+def shared_core(row):
+    """True or False where the row has the loop reading, None where it has none."""
+    v = row.get("loop_iteration_cycles")
+    return v >= SHARED_CORE_LOOP if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 def parse_pct(text, opt):
@@ -159,25 +170,38 @@ def analyse(pairs, threshold):
     for key in order:
         medians = {"base": [], "head": []}
         why = None
+        lopsided = 0  # pairs left out: one side's row ran on a shared core, the other's not (or unknown)
         for i, p in enumerate(pairs):
+            found = {}
             for side in ("base", "head"):
-                found = [r for r in p[side]["results"] if (r["table"], r["name"]) == key]
-                if not found:
+                hits = [r for r in p[side]["results"] if (r["table"], r["name"]) == key]
+                if not hits:
                     why = why or f"absent from {side.upper()} (pair {i + 1})"
                     continue
-                r = found[0]
+                r = hits[0]
                 if r["status"] != "ok":
                     reason = r.get("reason") or ""
                     why = why or f"{r['status']} on {side.upper()}" + (f": {reason}" if reason else "")
                     continue
-                medians[side].append(float(r["median_ns"]))
+                found[side] = r
+            if len(found) < 2:
+                continue
+            # A pair compares the code only where both sides ran alike: both on a core alone or both
+            # shared. Where one was shared and the other not, or cannot say, the pair measures the core.
+            shared = {shared_core(found["base"]), shared_core(found["head"])}
+            if True in shared and len(shared) > 1:
+                lopsided += 1
+                continue
+            for side in ("base", "head"):
+                medians[side].append(float(found[side]["median_ns"]))
         if why:
             not_compared.append((key, why))
             continue
         head_row = next(r for r in pairs[0]["head"]["results"] if (r["table"], r["name"]) == key)
         impl, family = head_row["impl"], head_row.get("family", "")
-        rows.append({"table": key[0], "name": key[1], "impl": impl, "family": family, "base_ns": median(medians["base"]),
-                     "head_ns": median(medians["head"]),
+        rows.append({"table": key[0], "name": key[1], "impl": impl, "family": family,
+                     "base_ns": median(medians["base"]) if medians["base"] else 0.0,
+                     "head_ns": median(medians["head"]) if medians["head"] else 0.0, "lopsided": lopsided,
                      "logs": [math.log(h / b) for b, h in zip(medians["base"], medians["head"])]})
     if not rows:
         return rows, not_compared, 0.05
@@ -189,7 +213,17 @@ def analyse(pairs, threshold):
     if len(pairs) < need:
         raise ResultsError(f"{len(pairs)} pairs: {len(rows)} rows compared at once need at least {need} pairs "
                            "for their 95% family-wise intervals (use more pairs or a -filter)")
+    kept = []
     for r in rows:
+        if len(r["logs"]) < need:
+            not_compared.append(((r["table"], r["name"]), f"a shared core on one side only in {r['lopsided']} of "
+                                 f"{len(pairs)} pairs; the {len(r['logs'])} left are fewer than the {need} needed "
+                                 "(doc/benchmarking.md, \"Shared core\")"))
+        else:
+            kept.append(r)
+    rows[:] = kept
+    for r in rows:
+        r["pairs"] = len(r["logs"])
         est, lo, hi = hodges_lehmann(r.pop("logs"), alpha)
         r["change"] = change = math.expm1(est) * 100
         r["lo"], r["hi"] = lo_pct, hi_pct = math.expm1(lo) * 100, math.expm1(hi) * 100
@@ -243,6 +277,13 @@ def render(pairs, rows, not_compared, labels, threshold, fail_above, alpha):
         out.append("")
         for (table, name), why in not_compared:
             out.append(f"- {one_line(name)} ({one_line(table)}): {one_line(why)}")
+    lopsided = [r for r in rows if r["lopsided"]]
+    if lopsided:
+        out.append("")
+        out.append("Shared core: " + ", ".join(f"{one_line(r['name'])} without {r['lopsided']} of {len(pairs)} pairs"
+                                               for r in lopsided)
+                   + f" (in each, one side's row ran while another hardware thread used the core, loop reading >= "
+                   f"{SHARED_CORE_LOOP:g}, and the other's did not or has no reading; doc/benchmarking.md, \"Shared core\").")
     counts = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("faster", "slower", "no change")}
     out.append("")
     out.append(f"Summary: {counts['faster']} faster, {counts['slower']} slower, {counts['no change']} no change, "
@@ -316,7 +357,8 @@ def main(argv):
                "rows": [{"table": r["table"], "name": r["name"], "impl": r["impl"], "family": r["family"],
                          "base_median_ns": r["base_ns"],
                          "head_median_ns": r["head_ns"], "change_pct": round(r["change"], 4),
-                         "low_pct": round(r["lo"], 4), "high_pct": round(r["hi"], 4), "verdict": r["verdict"]}
+                         "low_pct": round(r["lo"], 4), "high_pct": round(r["hi"], 4), "verdict": r["verdict"],
+                         "pairs_used": r["pairs"]}
                         for r in rows],
                "not_compared": [{"table": t, "name": n, "reason": why} for (t, n), why in not_compared]}
         # Whole or not at all: a temporary beside it, renamed into place.

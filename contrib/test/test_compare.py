@@ -223,6 +223,55 @@ class AnalysisTests(unittest.TestCase, OneLineError):
         self.assertIn("2 not compared", p.stdout)
         self.assertNotIn("SHA256_1K/avx", self.verdicts())
 
+    def write_shared_pairs(self, n, shared, both=False):
+        """n pairs with every row on a core alone (loop reading 1.0), but SHA256_1K/avx in the pairs
+        listed in `shared`: HEAD's row there ran on a shared core (2.0) and 40% slower, and with both=True
+        BASE's as well."""
+        rng = random.Random(3)
+        for i in range(1, n + 1):
+            docs = {"base": scaled(self.doc, lambda r: 1.0, rng), "head": scaled(self.doc, lambda r: 1.0, rng)}
+            for side, d in docs.items():
+                for r in d["results"]:
+                    if r["status"] != "ok":
+                        continue
+                    r["loop_iteration_cycles"] = 1.0
+                    if r["name"] == "SHA256_1K/avx" and i in shared and (side == "head" or both):
+                        r["loop_iteration_cycles"] = 2.0
+                        for k in ("median_ns", "min_ns", "max_ns"):
+                            r[k] *= 1.4
+                with open(os.path.join(self.tmp, f"pair-{i:02d}-{side}.json"), "w") as f:
+                    json.dump(d, f)
+
+    def test_pairs_with_a_shared_core_on_one_side_are_left_out(self):
+        # The 6 of 20 pairs whose HEAD row ran 40% slower on a shared core would move the row's change
+        # and widen its interval; left out, the row is measured by the 14 pairs that ran alike.
+        self.write_shared_pairs(20, shared={2, 5, 8, 11, 14, 17})
+        p = self.analyse()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        row = self.verdicts()["SHA256_1K/avx"]
+        self.assertEqual((row["verdict"], row["pairs_used"]), ("no change", 14), row)
+        self.assertLess(abs(row["change_pct"]), 1.5, row)
+        self.assertLess(row["high_pct"] - row["low_pct"], 4, row)
+        self.assertIn("Shared core: SHA256_1K/avx without 6 of 20 pairs (in each, one side's row ran while another "
+                      "hardware thread used the core", p.stdout)
+        self.assertEqual({r["pairs_used"] for n, r in self.verdicts().items() if n != "SHA256_1K/avx"}, {20})
+
+    def test_a_row_left_with_too_few_pairs_is_not_compared(self):
+        self.write_shared_pairs(12, shared={1, 2, 3, 4, 5})
+        p = self.analyse()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("SHA256_1K/avx", self.verdicts())
+        self.assertRegex(p.stdout, r"- SHA256_1K/avx \(SHA256, 1024-byte messages\): a shared core on one side only in "
+                                   r"5 of 12 pairs; the 7 left are fewer than the \d+ needed")
+
+    def test_pairs_shared_on_both_sides_are_kept(self):
+        self.write_shared_pairs(12, shared={1, 2, 3, 4, 5}, both=True)
+        p = self.analyse()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        row = self.verdicts()["SHA256_1K/avx"]
+        self.assertEqual((row["verdict"], row["pairs_used"]), ("no change", 12), row)
+        self.assertNotIn("Shared core:", p.stdout)
+
     def test_sanity_check_refused(self):
         self.write_pairs(12)
         shutil.copy(os.path.join(DATA, "run-sanity.json"), os.path.join(self.tmp, "pair-03-head.json"))
