@@ -546,6 +546,11 @@ if [ "$profile" = yes ]; then
   say "profile: $out/profile.md; perf data: $prof"
   [ "$ab" = yes ] || exit 0
 fi
+# Every run, and the one-add loop beside it, on one CPU: the first this process
+# may use (start it under `taskset -c N` to choose), so that the loop reads the
+# core the run used.
+ab_cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))') || die "cannot read this process's CPUs"
+taskset -pc "$ab_cpu" $$ > /dev/null 2>&1 || die "cannot pin the A/B to CPU $ab_cpu (taskset -pc: util-linux)"
 ghz=$(c++ -O2 -o "$work/clock" "$pd/clock.cpp" 2> /dev/null && "$work/clock") || die "cannot build or run the clock probe ($pd/clock.cpp)"
 # Large buffers (4 MiB or more) at an offset in the page drawn per pair, the
 # same for both sides: where glibc's heap would put them moves with whatever a
@@ -558,7 +563,7 @@ cc -O2 -shared -fPIC -o "$work/ab-place.so" "$top/build-aux/ab-place.c" 2> "$wor
 runs=$out/ab-runs
 raw=$runs/raw
 mkdir -p "$raw" || die "cannot create $raw"
-say "A/B: $pairs pairs; each of $benches${head_only:+ $head_only (HEAD only)} in its own process, -min-time=$min_time; core clock $ghz GHz"
+say "A/B: $pairs pairs; each of $benches${head_only:+ $head_only (HEAD only)} in its own process on CPU $ab_cpu, -min-time=$min_time; core clock $ghz GHz"
 one() { # one <pair> <base|head> <bench> (sh has no locals: names of its own)
   if [ "$2" = base ]; then one_bin=$base_bin; else one_bin=$head_bin; fi
   one_f=$raw/pair-$1-$2-$3
@@ -566,8 +571,13 @@ one() { # one <pair> <base|head> <bench> (sh has no locals: names of its own)
   AB_PLACE_OFFSET=$(ab_place_offset "${1#0}") AB_PLACE_SO=
   # shellcheck disable=SC2034
   case " $PLACED " in *" $3 "*) AB_PLACE_SO=$work/ab-place.so ;; esac
+  # The one-add loop just before and after the run: whether another hardware
+  # thread shared the core (bench_compare.py leaves out a pair whose sides disagree).
+  one_l0=$("$work/clock" --loop) || die "the clock probe's --loop failed ($pd/clock.cpp)"
   ab_fresh "$work" "$one_bin" -filter="^$3\$" -min-time="$min_time" -output-json="$one_f.json" > "$one_f.out" 2>&1 \
     || die "$2 bench_bitcoin failed on $3 in pair $1 (output: $one_f.out)"
+  one_l1=$("$work/clock" --loop) || die "the clock probe's --loop failed ($pd/clock.cpp)"
+  echo "$one_l0 $one_l1" > "$one_f.loop"
 }
 t0=$(date +%s)
 i=1
@@ -593,6 +603,10 @@ python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label"
 rc=$?
 [ $rc -le 1 ] || exit 2
 { echo; python3 "$pd/core_bench_json.py" cycles "$runs/compare.json" "$ghz"; } >> "$out/ab.md" || exit 2
+# How many runs the one-add loop saw on a shared core (the larger of its two readings).
+cat "$raw"/*.loop | awk '{ m = $1 > $2 ? $1 : $2; n++; s += m >= 1.25; lo = n == 1 || m < lo ? m : lo; hi = m > hi ? m : hi }
+  END { printf "\nEvery run on CPU %s. The one-add loop before and after each of the %d runs read %.2f-%.2f core cycles an iteration; %d run(s) at 1.25 or more ran on a shared core (doc/benchmarking.md, \"Shared core\").\n", cpu, n, lo, hi, s }' cpu="$ab_cpu" \
+  >> "$out/ab.md" || exit 2
 placed=
 for b in $PLACED; do
   case " $benches " in *" $b "*) placed="$placed${placed:+, }$b" ;; esac

@@ -23,6 +23,10 @@ feature: Core falls back silently, e.g. to "sse4(1way),sse41(4way)") is
 written with status "not run" and the reason, never as a measurement of the
 kernel it names; so is a cross row whose side's benchmark lacks its claim.
 bench_compare.py then lists it as not compared, with that reason.
+Where CORE.loop lies beside CORE.json (core-patch.sh: the one-add loop just
+before and after that process, two numbers), every row from it gets the larger
+as loop_iteration_cycles: a pair whose sides disagree on a shared core is left
+out of that row (bench_compare.py, doc/ab-testing.md). A malformed one stops.
 cycles: the table of compare.json (bench_compare.py --json) in core cycles at
 GHZ: per 64-byte input for the SHA256D64 rows (ns/byte x 64), per unit otherwise.
 Errors: one line on stderr, exit 2.
@@ -92,6 +96,26 @@ def read_core(path):
     return rows
 
 
+def read_loop(path):
+    """The one-add loop's readings beside a run (core-patch.sh: CORE.loop next to CORE.json, the
+    readings just before and after it): the larger, or None where there is no such file."""
+    loop = path[:-5] + ".loop" if path.endswith(".json") else path + ".loop"
+    try:
+        with open(loop, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise ResultsError(f"cannot read {loop}: {e}")
+    try:
+        values = [float(x) for x in text.split()]
+    except ValueError:
+        values = []
+    if len(values) != 2 or not all(0 < v <= 64 for v in values):
+        raise ResultsError(f"{loop}: expected two one-add loop readings (core cycles an iteration), got {text.strip()!r}")
+    return max(values)
+
+
 def machine(core_ghz):
     cpu, fam, model, step, flags = "unknown CPU", "?", "?", "?", []
     try:
@@ -148,7 +172,9 @@ def convert(argv):
         raise ResultsError("usage: core_bench_json.py convert --side=base|head --out=FILE CORE.json...")
     rows, seen = [], set()
     for path in files:
+        loop = read_loop(path)
         for r in read_core(path):
+            r["loop"] = loop
             if r["bench"] in seen:
                 raise ResultsError(f"{path}: {r['bench']} appears twice in one side's runs")
             seen.add(r["bench"])
@@ -158,8 +184,11 @@ def convert(argv):
         if why:
             return {"table": TABLE, "name": name, "impl": r["impl"], "family": "core", "status": "not run",
                     "reason": why, "unit": r["unit"]}
-        return {"table": TABLE, "name": name, "impl": r["impl"], "family": "core", "status": "ok",
-                "median_ns": r["ns"], "mb_per_s": 1e3 / r["ns"], "unit": r["unit"]}
+        row = {"table": TABLE, "name": name, "impl": r["impl"], "family": "core", "status": "ok",
+               "median_ns": r["ns"], "mb_per_s": 1e3 / r["ns"], "unit": r["unit"]}
+        if r["loop"] is not None:
+            row["loop_iteration_cycles"] = r["loop"]
+        return row
     results = []
     for r in rows:
         results.append(result(f"{r['bench']} (ns/{r['unit']})", r))

@@ -500,10 +500,14 @@ class CoreAbNotRun(ToolCase):
                             "median(elapsed)": ns * 1e-9 * 1024, "batch": 1024, "unit": "byte"}]}
         return self.write(name, doc)
 
-    def side(self, pair, side, impls, scale):
-        """One side's converted JSON: impls maps bench -> Core's implementation string."""
+    def side(self, pair, side, impls, scale, loops=None):
+        """One side's converted JSON: impls maps bench -> Core's implementation string; loops maps
+        bench -> the text of its .loop file (core-patch.sh's one-add loop before and after the run)."""
         files = [self.core_json(f"raw-{pair}-{side}-{b}.json", b, impl, 100.0 * scale * (1 + 0.01 * (pair % 3)))
                  for b, impl in impls.items()]
+        for b, text in (loops or {}).items():
+            with open(os.path.join(self.tmp.name, f"raw-{pair}-{side}-{b}.loop"), "w") as f:
+                f.write(text)
         out = os.path.join(self.runs, f"pair-{pair:02d}-{side}.json")
         cross = ["--cross=SHA256D64_1024_AVX512=SHA256D64_1024_AVX2"]
         p = subprocess.run([sys.executable, self.CONVERT, "convert", f"--side={side}", "--label=" + side,
@@ -544,6 +548,48 @@ class CoreAbNotRun(ToolCase):
                                    r"gave 'sse4\(1way\),sse41\(4way\),avx2\(8way\)' for SHA256D64_1024_SHANI: no x86_shani")
         self.assertRegex(p.stdout, r"- SHA256D64_1024_AVX512 vs SHA256D64_1024_AVX2 \(ns/byte\) .*: not run on HEAD")
         self.assertIn("Summary: 0 faster, 2 slower, 0 no change, 3 not compared.", p.stdout)
+
+    def test_loop_readings_beside_a_run_reach_its_rows(self):
+        impls = {"SHA256D64_1024_AVX2": "x86_shani(1way,2way),avx2(8way)", "MerkleRoot": ""}
+        h = self.side(1, "head", impls, 1.0, loops={"SHA256D64_1024_AVX2": "1.02 1.61\n"})
+        loop = {r["name"].split(" (")[0]: r.get("loop_iteration_cycles") for r in h["results"]}
+        self.assertEqual(loop["SHA256D64_1024_AVX2"], 1.61)  # the larger of before and after
+        self.assertIsNone(loop["MerkleRoot"])  # no .loop file: no reading
+        for bad in ("1.0\n", "1.0 x\n", "0 1.0\n", "1.0 2.0 3.0\n"):
+            with open(os.path.join(self.tmp.name, "raw-2-head-MerkleRoot.loop"), "w") as f:
+                f.write(bad)
+            raw = self.core_json("raw-2-head-MerkleRoot.json", "MerkleRoot", "", 100.0)
+            p = subprocess.run([sys.executable, self.CONVERT, "convert", "--side=head", "--core-ghz=3.0",
+                                "--out=" + os.path.join(self.runs, "x.json"), raw], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2, bad)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            self.assertIn("raw-2-head-MerkleRoot.loop: expected two one-add loop readings", p.stderr)
+
+    def test_pairs_whose_sides_disagree_on_a_shared_core_leave_the_row(self):
+        impls = {"SHA256D64_1024_AVX2": "x86_shani(1way,2way),avx2(8way)", "MerkleRoot": ""}
+        for i in range(1, 11):
+            self.side(i, "base", impls, 1.0, loops={b: "1.0 1.01" for b in impls})
+            # Pairs 3 and 7: HEAD's Merkle run had a shared core and took 40% longer.
+            shared = i in (3, 7)
+            self.side(i, "head", impls, 1.0, loops={"SHA256D64_1024_AVX2": "1.0 1.0",
+                                                     "MerkleRoot": "1.0 1.9" if shared else "1.0 1.0"})
+            if shared:
+                path = os.path.join(self.runs, f"pair-{i:02d}-head.json")
+                with open(path) as f:
+                    doc = json.load(f)
+                for r in doc["results"]:
+                    if r["name"].startswith("MerkleRoot"):
+                        r["median_ns"] *= 1.4
+                with open(path, "w") as f:
+                    json.dump(doc, f)
+        p = subprocess.run([sys.executable, self.ANALYSE, "--json=" + os.path.join(self.tmp.name, "c.json"), self.runs],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("Shared core: MerkleRoot (ns/byte) without 2 of 10 pairs", p.stdout)
+        with open(os.path.join(self.tmp.name, "c.json")) as f:
+            used = {r["name"].split(" (")[0]: (r["pairs_used"], r["verdict"]) for r in json.load(f)["rows"]}
+        self.assertEqual(used["MerkleRoot"], (8, "no change"))
+        self.assertEqual(used["SHA256D64_1024_AVX2"], (10, "no change"))
 
     def test_rows_whose_kernel_ran_are_compared(self):
         impls = {"SHA256D64_1024_AVX2": "x86_shani(1way,2way),avx2(8way)", "SHA256D64_1024_SHANI": "x86_shani(1way,2way)"}

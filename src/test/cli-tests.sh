@@ -759,6 +759,15 @@ bench = json.load(open(sys.argv[2]))["machine"]["core_ghz"]
 probe = float(subprocess.run([sys.argv[1]], capture_output=True, text=True, check=True).stdout)
 print(f"probe {probe:.3f} GHz, bench_bitcoin {bench} GHz")
 sys.exit(0 if bench and 1 / 1.5 <= probe / bench <= 1.5 else 1)' "$tmp/clock" "$tmp/clock.json"
+  # Its --loop, the one-add loop beside each Core run: at least about a core
+  # cycle an iteration (the add waits on the last one), a plain decimal.
+  expect 0 "^loop " "core-patch: its clock probe's --loop reads a one-add loop iteration" -- \
+    python3 -c '
+import subprocess, sys
+out = subprocess.run([sys.argv[1], "--loop"], capture_output=True, text=True, check=True).stdout
+print(f"loop {out.strip()}")
+sys.exit(0 if 0.9 <= float(out) <= 64 else 1)' "$tmp/clock"
+  expect nonzero "^usage: clock \[--loop\]" "core-patch: its clock probe refuses another argument" -- "$tmp/clock" --lop
 else
   echo "skip - core-patch: its clock probe against bench_bitcoin's clock (x86-64 only; needs CXX and python3)"
 fi
