@@ -804,6 +804,25 @@ class AbHonestyVerify(ToolCase):
         self.assert_one_line_error(rc, err, "ab_honesty_verify.py", "usage")
 
 
+class SharedCoreThreshold(unittest.TestCase):
+    """One threshold for a shared core, written in three places: bench_bitcoin's (src/bench/bench.h),
+    bench_compare.py's, and the summary line of core-patch.sh --ab. They must agree."""
+
+    def test_the_three_copies_agree(self):
+        top = os.path.dirname(CONTRIB)
+        with open(os.path.join(top, "src", "bench", "bench.h"), encoding="utf-8") as f:
+            bench = re.findall(r"constexpr double SHARED_CORE_LOOP = ([0-9.]+);", f.read())
+        with open(os.path.join(CONTRIB, "bench_compare.py"), encoding="utf-8") as f:
+            compare = re.findall(r"^SHARED_CORE_LOOP = ([0-9.]+)$", f.read(), re.M)
+        with open(os.path.join(CONTRIB, "core-patch.sh"), encoding="utf-8") as f:
+            text = f.read()
+        awk = re.findall(r"s \+= m >= ([0-9.]+);", text) + re.findall(r"%d run\(s\) at ([0-9.]+) or more", text)
+        self.assertEqual(len(bench), 1, bench)
+        self.assertEqual(len(compare), 1, compare)
+        self.assertEqual(len(awk), 2, awk)
+        self.assertEqual({float(x) for x in bench + compare + awk}, {float(bench[0])}, (bench, compare, awk))
+
+
 class CoreExportCanonical(unittest.TestCase):
     """contrib/core-export.py --same-code's instruction forms: the sources of a
     commutative operation, and of a comparison read only for equality, in one
