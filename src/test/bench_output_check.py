@@ -50,6 +50,12 @@ def number(row, key):
     return v
 
 
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
 def check_json(path, rounds=None, mode=None, emulated=None):
     d = load_json(path)
     need(isinstance(d, dict), "top level is not an object")
@@ -145,17 +151,14 @@ def check_json(path, rounds=None, mode=None, emulated=None):
         need(len(s) == o["rounds"], f"{r['name']}: {len(s)} samples for {o['rounds']} rounds")
         vals = {k: number(r, k) for k in numeric}
         srt = sorted(s)
-        n = len(srt)
-        med = srt[n // 2] if n % 2 else (srt[n // 2 - 1] + srt[n // 2]) / 2
+        med = median(s)
         # The loop beside the row: one reading a round (none where the machine's
         # was set, not measured), the row's figure their median, else the machine's.
         ls = r.get("loop_iteration_samples")
         need(isinstance(ls, list) and all(number({"v": x}, "v") > 0 for x in ls) and len(ls) in (0, o["rounds"]),
              f"{r['name']}: loop_iteration_samples {ls!r}, expected none or one reading a round")
         if ls:
-            lsrt = sorted(ls)
-            lmed = lsrt[n // 2] if n % 2 else (lsrt[n // 2 - 1] + lsrt[n // 2]) / 2
-            need(abs(number(r, "loop_iteration_cycles") - lmed) <= 1e-3,
+            need(abs(number(r, "loop_iteration_cycles") - median(ls)) <= 1e-3,
                  f"{r['name']}: loop_iteration_cycles {r['loop_iteration_cycles']} is not the median of {ls}")
         else:
             need(r.get("loop_iteration_cycles", "missing") == loop,
