@@ -244,13 +244,12 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
             }
         }
         // The loop's median over the row's rounds; the start-up reading where
-        // it was not taken again (set by its environment variable, or absent).
-        std::vector<double> loops;
+        // it was not taken again (0: set by its environment variable, or absent).
         for (double x : timing[i].loop_iteration) {
-            if (x > 0) loops.push_back(x);
+            if (x > 0) r.loop_iteration_samples.push_back(x);
         }
-        r.loop_iteration = loops.empty() ? cpu::Read(cpu::Probe::LoopIteration).value : Median(loops);
-        r.loop_iteration_samples = std::move(timing[i].loop_iteration);
+        r.loop_iteration = r.loop_iteration_samples.empty() ? cpu::Read(cpu::Probe::LoopIteration).value
+                                                            : Median(r.loop_iteration_samples);
         r.threads = threads;
         if (threads > 1 && !timing[i].aggregate_ns_per_op.empty()) {
             r.aggregate_samples_ns = std::move(timing[i].aggregate_ns_per_op);

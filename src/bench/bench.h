@@ -221,6 +221,8 @@ struct Result {
     //! median of those taken after each round's slice (0: none, e.g. no TSC).
     //! SHARED_CORE_LOOP or more: the core was shared while the row ran.
     double loop_iteration{0};
+    //! The readings taken after each round's slice (none where the probe is
+    //! not taken again: set by its environment variable, or no TSC).
     std::vector<double> loop_iteration_samples;
     bool have_speed{false};          //!< speed_pct is meaningful (the baseline ran)
     double speed_pct{0};

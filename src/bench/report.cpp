@@ -386,9 +386,7 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                 }
                 row["loop_iteration_cycles"] = r.loop_iteration > 0 ? Json(Round(r.loop_iteration, 3)) : Json(nullptr);
                 Json loops = Json::array();
-                for (double x : r.loop_iteration_samples) {
-                    if (x > 0) loops.push_back(Round(x, 3)); // 0: not taken again (set, or absent)
-                }
+                for (double x : r.loop_iteration_samples) loops.push_back(Round(x, 3));
                 row["loop_iteration_samples"] = loops;
                 row["speed_pct"] = r.have_speed ? Json(Round(r.speed_pct, 3)) : Json(nullptr);
                 row["best_batch_cycles_per_byte"] =
