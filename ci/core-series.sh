@@ -192,7 +192,7 @@ for args in "--to=no-such-patch|--to=no-such-patch: not a patch of the series" \
 done
 
 # Options that would be silently ignored: an empty value, an A/B option without --ab.
-for args in "--pairs=" "--from=" "--to=" "--kernels=" "--ab --cache=" "--pairs=9" "--jobs=2 --min-time=300"; do
+for args in "--pairs=" "--from=" "--to=" "--kernels=" "--ab --cache=" "--pairs=9" "--jobs=2 --min-time=300" "--cpu=0"; do
   # shellcheck disable=SC2086
   out=$("$top/contrib/core-patch.sh" --core="$core" --out="$work/refused5" $args 2>&1); rc=$?
   if [ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && [[ $out == *"needs a value"* || $out == *"only --ab uses"* ]] && [ ! -e "$work/refused5" ]; then

@@ -63,6 +63,8 @@
 #                    $SHA256BENCH_CACHE/core, else ~/.cache/sha256bench/core)
 #   --jobs=N         build jobs (default: the number of CPUs)
 #   --threshold=PCT  smallest change called faster/slower (default 1)
+#   --cpu=N          the CPU every run of the A/B is pinned to (default: the
+#                    first this process may use); the builds use them all
 # Bad input fails before any long work, with one line and no traceback: an
 # option with an empty value, or one that only --ab uses without --ab; not a
 # Core tree; --out, --cache (with --ab) or the temporary directory ($TMPDIR)
@@ -87,13 +89,13 @@ script_dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$script_dir/.." && pwd)
 pd=$script_dir/core-series
 
-core= out= ab=no profile=no pairs= min_time=500 kernels= cache= jobs= threshold= from= to=
+core= out= ab=no profile=no pairs= min_time=500 kernels= cache= jobs= threshold= from= to= ab_cpu=
 ab_only=     # options given that only --ab uses
 build_only=  # options given that only --ab and --profile use
 for a in "$@"; do
   case "$a" in
     --*=) die "$a: the option needs a value" ;;
-    --pairs=*|--min-time=*|--threshold=*) ab_only="$ab_only ${a%%=*}" ;;
+    --pairs=*|--min-time=*|--threshold=*|--cpu=*) ab_only="$ab_only ${a%%=*}" ;;
     --cache=*|--jobs=*) build_only="$build_only ${a%%=*}" ;;
   esac
   case "$a" in
@@ -109,6 +111,7 @@ for a in "$@"; do
     --cache=*) cache=${a#--cache=} ;;
     --jobs=*) jobs=${a#--jobs=} ;;
     --threshold=*) threshold=${a#--threshold=} ;;
+    --cpu=*) ab_cpu=${a#--cpu=} ;;
     -h|--help) awk 'NR >= 3 && !/^#/ { exit } NR >= 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) die "unknown argument '$a' (usage: contrib/core-patch.sh --core=DIR --out=DIR [--ab]; --help for more)" ;;
   esac
@@ -203,6 +206,16 @@ if [ "$builds" = yes ] || ! command -v git > /dev/null 2>&1 || ! command -v pyth
 fi
 need_tool git git
 need_tool python3 python3
+# The CPUs this process may use (taskset, cgroups): --cpu must be one of them.
+if [ "$ab" = yes ]; then
+  need_tool taskset util-linux
+  cpus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))' 2> /dev/null) \
+    || die "cannot read the CPUs this process may use (python3)"
+  if [ -n "$ab_cpu" ]; then
+    is_uint "$ab_cpu" && case " $cpus " in *" $ab_cpu "*) true ;; *) false ;; esac \
+      || die "--cpu=$ab_cpu: expected one of the CPUs this process may use ($cpus)"
+  else ab_cpu=${cpus%% *}; fi
+fi
 need_tool tar tar
 [ -f "$pd/series" ] || die "$pd/series is missing: is this sha256bench's contrib/?"
 analysis_opts=
@@ -546,10 +559,9 @@ if [ "$profile" = yes ]; then
   say "profile: $out/profile.md; perf data: $prof"
   [ "$ab" = yes ] || exit 0
 fi
-# Every run, and the one-add loop beside it, on one CPU: the first this process
-# may use (start it under `taskset -c N` to choose), so that the loop reads the
-# core the run used.
-ab_cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))') || die "cannot read this process's CPUs"
+# Every run, and the one-add loop beside it, on one CPU (--cpu), so that the
+# loop reads the core the run used. Pinned only now: the builds above use every
+# CPU (starting the script under `taskset -c N` would have built on one).
 taskset -pc "$ab_cpu" $$ > /dev/null 2>&1 || die "cannot pin the A/B to CPU $ab_cpu (taskset -pc: util-linux)"
 ghz=$(c++ -O2 -o "$work/clock" "$pd/clock.cpp" 2> /dev/null && "$work/clock") || die "cannot build or run the clock probe ($pd/clock.cpp)"
 # Large buffers (4 MiB or more) at an offset in the page drawn per pair, the
@@ -604,9 +616,8 @@ rc=$?
 [ $rc -le 1 ] || exit 2
 { echo; python3 "$pd/core_bench_json.py" cycles "$runs/compare.json" "$ghz"; } >> "$out/ab.md" || exit 2
 # How many runs the one-add loop saw on a shared core (the larger of its two readings).
-cat "$raw"/*.loop | awk '{ m = $1 > $2 ? $1 : $2; n++; s += m >= 1.25; lo = n == 1 || m < lo ? m : lo; hi = m > hi ? m : hi }
-  END { printf "\nEvery run on CPU %s. The one-add loop before and after each of the %d runs read %.2f-%.2f core cycles an iteration; %d run(s) at 1.25 or more ran on a shared core (doc/benchmarking.md, \"Shared core\").\n", cpu, n, lo, hi, s }' cpu="$ab_cpu" \
-  >> "$out/ab.md" || exit 2
+# (The script runs with globbing off: on for this one list.)
+(set +f; echo; python3 "$pd/core_bench_json.py" loops --cpu="$ab_cpu" "$raw"/*.loop) >> "$out/ab.md" || exit 2
 placed=
 for b in $PLACED; do
   case " $benches " in *" $b "*) placed="$placed${placed:+, }$b" ;; esac

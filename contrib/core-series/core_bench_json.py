@@ -8,6 +8,7 @@ Core unpatched and patched the same way it compares two revisions of ours.
   core_bench_json.py convert --side=base|head --label=S --compiler=S --core-ghz=X
                      [--cross=NEW=OLD ...] [--min-time=MS] --out=FILE CORE.json...
   core_bench_json.py cycles COMPARE.json GHZ
+  core_bench_json.py loops --cpu=N CORE.loop...
 
 convert: one row per benchmark in the CORE.json files (one file per process:
 contrib/core-patch.sh runs every benchmark in a process of its own), named
@@ -29,6 +30,8 @@ as loop_iteration_cycles: a pair whose sides disagree on a shared core is left
 out of that row (bench_compare.py, doc/ab-testing.md). A malformed one stops.
 cycles: the table of compare.json (bench_compare.py --json) in core cycles at
 GHZ: per 64-byte input for the SHA256D64 rows (ns/byte x 64), per unit otherwise.
+loops: the A/B's summary line: how many runs on CPU N read a shared core (the
+larger of a run's two readings at bench_compare.py's SHARED_CORE_LOOP or more).
 Errors: one line on stderr, exit 2.
 """
 import json
@@ -38,6 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from sha256bench_results import ResultsError  # noqa: E402
+from bench_compare import SHARED_CORE_LOOP  # noqa: E402
 
 TABLE = "Core bench_bitcoin"
 
@@ -99,7 +103,7 @@ def read_core(path):
 def read_loop(path):
     """The one-add loop's readings beside a run (core-patch.sh: CORE.loop next to CORE.json, the
     readings just before and after it): the larger, or None where there is no such file."""
-    loop = path[:-5] + ".loop" if path.endswith(".json") else path + ".loop"
+    loop = path if path.endswith(".loop") else path[:-5] + ".loop" if path.endswith(".json") else path + ".loop"
     try:
         with open(loop, encoding="utf-8") as f:
             text = f.read()
@@ -238,12 +242,34 @@ def cycles(argv):
     return 0
 
 
+def loops(argv):
+    if len(argv) < 2 or not argv[0].startswith("--cpu="):
+        raise ResultsError("usage: core_bench_json.py loops --cpu=N CORE.loop...")
+    cpu = argv[0][len("--cpu="):]
+    readings = []
+    for path in argv[1:]:
+        if not path.endswith(".loop"):
+            raise ResultsError(f"{path}: expected a .loop file")
+        v = read_loop(path)
+        if v is None:
+            raise ResultsError(f"{path}: no such file")
+        readings.append(v)
+    shared = sum(v >= SHARED_CORE_LOOP for v in readings)
+    print(f"Every run on CPU {cpu}. The one-add loop before and after each of the {len(readings)} runs read "
+          f"{min(readings):.2f}-{max(readings):.2f} core cycles an iteration; {shared} run(s) at "
+          f"{SHARED_CORE_LOOP:g} or more ran on a shared core (doc/benchmarking.md, \"Shared core\").")
+    return 0
+
+
 def main(argv):
     if argv and argv[0] == "convert":
         return convert(argv[1:])
     if argv and argv[0] == "cycles":
         return cycles(argv[1:])
-    raise ResultsError("usage: core_bench_json.py convert ... | cycles COMPARE.json GHZ (see its header)")
+    if argv and argv[0] == "loops":
+        return loops(argv[1:])
+    raise ResultsError("usage: core_bench_json.py convert ... | cycles COMPARE.json GHZ | loops --cpu=N CORE.loop... "
+                       "(see its header)")
 
 
 if __name__ == "__main__":
