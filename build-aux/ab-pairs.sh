@@ -29,7 +29,8 @@ ab_pairs() {
 }
 
 # ab_place_offset <n>: the offset in a page at which pair n's large buffers
-# start (build-aux/ab-place.c), the same for both sides of the pair:
+# (core-patch.sh --ab: build-aux/ab-place.c) or rows' outputs (bench-compare.sh:
+# bench_bitcoin -place) start, the same for both sides of the pair:
 # n x 1040 mod 4096, so that pairs 1 to 4 take 16, 32, 48 and 0 mod 64.
 ab_place_offset() {
   echo $(( $1 * 1040 % 4096 ))

@@ -22,7 +22,9 @@
 #
 # Then the two bench_bitcoin binaries run alternately in K pairs, in ABBA order
 # (BASE HEAD, HEAD BASE, BASE HEAD, ...), with the same options, each run
-# writing its own JSON. contrib/bench_compare.py pairs them: per benchmark, the
+# writing its own JSON, each row's output at one offset in a page on both
+# sides of a pair, a new offset each pair (bench_bitcoin -place; a revision
+# without it runs unplaced, and the table says so). contrib/bench_compare.py pairs them: per benchmark, the
 # change is the Hodges-Lehmann estimate over pairs of the HEAD/BASE ratio of
 # median ns per op, with its Wilcoxon signed-rank interval, 95% family-wise over
 # the rows (Bonferroni); the verdict is
@@ -53,7 +55,7 @@
 # -filter that matches no benchmark of a build is refused right after the
 # builds, before any run or run directory.
 # bench_bitcoin options: anything bench_bitcoin takes except the ones this script
-# controls (-output-json, -output-csv, -sanity-check, -list, -list-impls, -help).
+# controls (-output-json, -output-csv, -sanity-check, -list, -list-impls, -help, -place).
 # Without -min-time/-rounds, each run uses -min-time=100 -rounds=3 (the pairs
 # give the repetition).
 #
@@ -88,6 +90,7 @@ for a in "$@"; do
     -output-json*|-output-csv*) die "$a: this script writes each run's JSON itself (see --out=DIR)" ;;
     -sanity-check*) die "$a: a comparison needs measured timings; -sanity-check runs each benchmark once" ;;
     -list*|-help*) die "$a: not a measuring option; run bench_bitcoin directly" ;;
+    -place*) die "$a: this script places each row's output itself, one offset per pair (doc/ab-testing.md)" ;;
     -min-time=*|-rounds=*) have_time=yes; opts="$opts $a" ;;
     -*) opts="$opts $a" ;;
     *) if [ -z "$base" ]; then base=$a
@@ -281,6 +284,18 @@ for side in BASE HEAD; do
   fi
 done
 
+# Each row's output at one offset in a page on both sides of a pair, a new one
+# each pair (bench_bitcoin -place, build-aux/ab-pairs.sh's ab_place_offset):
+# where its output lies can move a small row's time, and a build's other
+# allocations decide that, so left to the heap it would weigh on one side.
+# A revision whose bench_bitcoin has no -place runs without it, and the table
+# says so.
+no_place=
+for side in BASE HEAD; do
+  if [ $side = BASE ]; then b=$base_bin; l=$base_label; else b=$head_bin; l=$head_label; fi
+  "$b" -place=0 -list > /dev/null 2>&1 || no_place="$no_place${no_place:+ and }$side ($l)"
+done
+
 if [ -z "$out" ]; then
   out=$(mktemp -d "$cache/runs/$(date -u +%Y%m%dT%H%M%SZ)-XXXX") || die "cannot create a run directory in $cache/runs"
 fi
@@ -289,9 +304,11 @@ fi
 run() {
   nn=$(printf '%02d' "$1")
   if [ "$2" = base ]; then b=$base_bin; l="BASE $base_label"; else b=$head_bin; l="HEAD $head_label"; fi
+  place=
+  [ -n "$no_place" ] || place=-place=$(ab_place_offset "$1")
   # A fresh copy of the binary for every run (ab_fresh: its page-cache placement).
   # shellcheck disable=SC2086
-  if ! ab_fresh "$out" "$b" $opts -output-json="$out/pair-$nn-$2.json" > "$out/pair-$nn-$2.md" 2> "$out/pair-$nn-$2.err"; then
+  if ! ab_fresh "$out" "$b" $opts $place -output-json="$out/pair-$nn-$2.json" > "$out/pair-$nn-$2.md" 2> "$out/pair-$nn-$2.err"; then
     msg=$(grep -v '^\[' "$out/pair-$nn-$2.err" | grep . | tail -1)
     die "$l: bench_bitcoin failed in pair $nn: ${msg:-no message} (output: $out/pair-$nn-$2.err)"
   fi
@@ -342,6 +359,14 @@ python3 "$script_dir/bench_compare.py" $analysis_opts --base-label="$base_label"
   --json="$out/compare.json" "$out" > "$out/compare.md"
 rc=$?
 [ $rc -le 1 ] || exit 2
+if [ -n "$no_place" ]; then
+  printf '\nPlacement: none; %s built without bench_bitcoin -place, so each run left its rows'"'"' outputs where its heap put them, and a small row'"'"'s time can move with that on one side (doc/ab-testing.md).\n' "$no_place" >> "$out/compare.md"
+else
+  offsets=
+  i=1
+  while [ $i -le "$pairs" ]; do offsets="$offsets${offsets:+, }$(ab_place_offset $i)"; i=$((i + 1)); done
+  printf '\nPlacement: each row'"'"'s output started at the same offset in a page on both sides of a pair (bench_bitcoin -place), pairs 1 to %s: %s bytes.\n' "$pairs" "$offsets" >> "$out/compare.md"
+fi
 cat "$out/compare.md"
 # The chart: python3 with matplotlib (the one on PATH, else Debian's: a pyenv or
 # venv python lacks Debian packages). Without it the table stands alone, and we say so.

@@ -493,6 +493,52 @@ class ScriptTests(unittest.TestCase, OneLineError):
             self.assertEqual(marks, "0", "a copy was run twice")
         self.assertEqual([n for n in os.listdir(out) if n.startswith(".run-")], [], "a copy was left behind")
 
+    def placed_runs(self, knows_place):
+        """bench-compare.sh on a fake bench that logs each measured run's arguments; it takes
+        -place or, like a build from before it, refuses it. Returns the pairs' runs and compare.md."""
+        fixture = os.path.join(self.tmp, "measured.json")
+        with open(fixture, "w") as f:
+            json.dump(measured(), f)
+        log = os.path.join(self.tmp, "runs.log")
+        refuse = "" if knows_place else "*-place*) echo 'Error: unknown option' >&2; exit 1 ;; "
+        repo = self.building_repo("#!/bin/sh\ncase \"$*\" in %s*-list*) exit 0 ;; esac\n"
+                                  "for a; do case \"$a\" in -output-json=*) out=${a#-output-json=}; cp '%s' \"$out\" ;; "
+                                  "esac; done\necho \"$(basename \"$out\") $*\" >> '%s'\nexit 0\n" % (refuse, fixture, log))
+        out = os.path.join(self.tmp, "out")
+        p = run([BENCH_COMPARE, "--cache=" + os.path.join(self.tmp, "cache"), "--repo=" + repo, "--pairs=11",
+                 "--out=" + out, "HEAD", "HEAD"])
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        runs = {}
+        with open(log) as f:
+            for line in f.read().splitlines():
+                name, *args = line.split()
+                pair, side = name.split("-")[1], name.split("-")[2].split(".")[0]
+                runs.setdefault(pair, {})[side] = [a for a in args if a.startswith("-place")]
+        with open(os.path.join(out, "compare.md")) as f:
+            return runs, f.read()
+
+    def test_both_sides_of_a_pair_place_their_outputs_alike_and_each_pair_anew(self):
+        runs, md = self.placed_runs(True)
+        self.assertEqual(len(runs), 11)
+        offsets = []
+        for pair, sides in sorted(runs.items()):
+            self.assertEqual(sides["base"], sides["head"], f"pair {pair}")
+            self.assertEqual(len(sides["base"]), 1, sides)
+            offsets.append(int(sides["base"][0].split("=")[1]))
+        self.assertEqual(len(set(offsets)), 11, offsets)
+        self.assertTrue(all(o % 16 == 0 and 0 <= o < 4096 for o in offsets), offsets)
+        self.assertIn("Placement: each row's output started at the same offset in a page on both sides of a pair "
+                      f"(bench_bitcoin -place), pairs 1 to 11: {', '.join(map(str, offsets))} bytes.", md)
+
+    def test_a_build_without_place_runs_unplaced_and_the_table_says_so(self):
+        runs, md = self.placed_runs(False)
+        self.assertEqual(len(runs), 11)
+        self.assertTrue(all(s["base"] == [] and s["head"] == [] for s in runs.values()), runs)
+        self.assertRegex(md, r"Placement: none; BASE \(.*\) and HEAD \(.*\) built without bench_bitcoin -place")
+
+    def test_place_by_hand_is_refused(self):
+        self.assertOneLineError(self.sh("HEAD", "HEAD", "-place=16"), text="places each row's output itself")
+
     def test_an_emulated_run_is_refused_for_that_reason_only(self):
         doc = measured()
         doc["machine"]["emulated"] = "qemu (test)"

@@ -23,6 +23,8 @@
 #include <thread>
 
 #include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace benchmark {
 namespace {
@@ -274,6 +276,29 @@ TableResult Derive(const Selection& sel, std::vector<Timing> timing, const Clock
 
 } // namespace
 
+namespace {
+int g_output_place = -1; // -place (Options::place)
+size_t PlacedLength(size_t size)
+{
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return (static_cast<size_t>(g_output_place) + size + page - 1) / page * page;
+}
+} // namespace
+
+void SetOutputPlace(int offset) { g_output_place = offset; }
+int OutputPlace() { return g_output_place; }
+
+void* PlacedAlloc(size_t size)
+{
+    void* m = mmap(nullptr, PlacedLength(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return m == MAP_FAILED ? nullptr : static_cast<unsigned char*>(m) + g_output_place;
+}
+
+void PlacedFree(void* p, size_t size)
+{
+    munmap(static_cast<unsigned char*>(p) - g_output_place, PlacedLength(size));
+}
+
 std::string AffinityList(int* count)
 {
     cpu_set_t set;
@@ -520,7 +545,8 @@ int ListBenchmarks(const std::string& filter)
 
 int RunAll(const Options& opts)
 {
-    // Select.
+    // Select (the rows' outputs are made now: where -place says).
+    SetOutputPlace(opts.place);
     const std::vector<Bench> all = AllBenchmarks();
     std::vector<Selection> selection;
     if (!SelectOrSay(all, opts.filter, selection)) return 1;
@@ -552,6 +578,7 @@ int RunAll(const Options& opts)
     info.min_time_ms = opts.min_time_ms;
     info.rounds = opts.sanity_check ? 1 : opts.rounds;
     info.threads = opts.threads;
+    info.place = opts.place;
     info.cpus = AffinityList(nullptr);
     info.machine = DescribeMachine(MeasureClock());
     info.build = DescribeBuild();

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ struct Bench {
     //! read-only and shared), one closure per extra thread. Rows without it are
     //! measured on one thread only.
     std::function<std::function<void(uint64_t ops)>()> make_run;
+    //! Where the measured thread's output object starts (TimedLoop), for the
+    //! JSON's output_page_offset; 0 where the row has none.
+    uintptr_t output_address{0};
 };
 
 //! Sets b's lane_* fields from the kernel table: `calls_per_unit` calls of
@@ -76,6 +80,34 @@ inline void Keep(const void* p)
 #endif
 }
 
+//! -place: every row's output object alone in a mapping of its own, `offset`
+//! bytes into its first page (0..4080, a multiple of 16); -1 (the default):
+//! where the heap puts it. A small row's time can move with where its output
+//! lies relative to the rest of the process (store and load addresses that
+//! share low bits), and a build's other allocations decide that: an A/B driver
+//! gives both sides of a pair one offset, drawn per pair, so that placement
+//! weighs on pairs, not on a side (doc/ab-testing.md). Only the object: a
+//! container's own buffer stays on the heap.
+void SetOutputPlace(int offset);
+int OutputPlace();
+//! `size` bytes at OutputPlace() bytes into a fresh private mapping; nullptr if
+//! mmap fails. PlacedFree unmaps what PlacedAlloc returned.
+void* PlacedAlloc(size_t size);
+void PlacedFree(void* p, size_t size);
+
+//! A row's output: where -place says, else make_shared's.
+template <class Out>
+std::shared_ptr<Out> MakeOutput(Out v)
+{
+    if (OutputPlace() < 0) return std::make_shared<Out>(std::move(v));
+    void* p = PlacedAlloc(sizeof(Out));
+    if (!p) throw std::bad_alloc();
+    return std::shared_ptr<Out>(new (p) Out(std::move(v)), [](Out* o) {
+        o->~Out();
+        PlacedFree(o, sizeof(Out));
+    });
+}
+
 //! A row's timed loop, written once: `make_out()` makes a fresh output and
 //! `op(out)` does one op into it. Sets b.run (the measured thread's loop, into
 //! the output returned here, which the row's check may read) and b.make_run
@@ -85,12 +117,13 @@ template <class MakeOut, class Op>
 auto TimedLoop(Bench& b, MakeOut make_out, Op op)
 {
     using Out = decltype(make_out());
-    auto out = std::make_shared<Out>(make_out());
+    auto out = MakeOutput<Out>(make_out());
+    b.output_address = reinterpret_cast<uintptr_t>(out.get());
     b.run = [out, op](uint64_t ops) {
         for (uint64_t i = 0; i < ops; ++i) op(*out);
     };
     b.make_run = [make_out, op]() -> std::function<void(uint64_t)> {
-        auto own = std::make_shared<Out>(make_out());
+        auto own = MakeOutput<Out>(make_out());
         return [own, op](uint64_t ops) {
             for (uint64_t i = 0; i < ops; ++i) op(*own);
             Keep(own.get());
@@ -170,6 +203,7 @@ struct Options {
     int rounds{10};
     bool sanity_check{false};
     int threads{1};          //!< -threads: every row also runs on this many threads at once
+    int place{-1};           //!< -place: each row's output this far into a page of its own (SetOutputPlace)
     std::string output_csv;
     std::string output_json;
 };

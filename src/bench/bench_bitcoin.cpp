@@ -33,6 +33,9 @@ void Usage()
         "  -threads=<n>|all      Also run every row on n threads at once (all: one per CPU this process\n"
         "                        may run on; at most 4 per CPU), each over private data: the table adds\n"
         "                        the threads' aggregate MB/s and the efficiency against n x one thread\n"
+        "  -place=<bytes>        Put every row's output alone in a mapping of its own, this many bytes into\n"
+        "                        its page (0..4080, a multiple of 16); for A/B runs, which give both sides\n"
+        "                        one offset per pair (contrib/bench-compare.sh)\n"
         "\n"
         "Each option may be given once. Numbers are plain decimal digits. Output files are\n"
         "written whole or not at all (temporary file renamed into place).\n"
@@ -77,7 +80,7 @@ int main(int argc, char** argv)
         if (key == "-h" || key == "-?") key = "-help";
         static const std::set<std::string> KNOWN = {"-help", "-list", "-list-impls", "-filter", "-min-time",
                                                      "-rounds", "-output-csv", "-output-json", "-sanity-check",
-                                                     "-threads"};
+                                                     "-threads", "-place"};
         if (!KNOWN.count(key)) {
             std::fprintf(stderr, "Error: unknown option '%s'; see -help\n", argv[i]);
             return 1;
@@ -132,6 +135,14 @@ int main(int argc, char** argv)
                 return 1;
             }
             opts.threads = static_cast<int>(n);
+        } else if (key == "-place") {
+            if (!ParseDecimal(value, 0, 4080, n) || n % 16 != 0) {
+                std::fprintf(stderr, "Error: -place=%s: expected bytes into a page as plain decimal digits, 0..4080, a "
+                                     "multiple of 16\n",
+                             value.c_str());
+                return 1;
+            }
+            opts.place = static_cast<int>(n);
         } else if (key == "-output-csv") {
             opts.output_csv = value;
         } else if (key == "-output-json") {

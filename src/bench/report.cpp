@@ -103,6 +103,10 @@ void WriteMarkdownHeader(std::FILE* f, const RunInfo& info)
                         "aggregate / (%d x one thread)\n",
                      info.threads, info.cpus.c_str(), info.threads, info.threads);
     }
+    if (info.place >= 0) {
+        std::fprintf(f, "Placement: every row's output alone in a mapping of its own, %d bytes into its page (-place)\n",
+                     info.place);
+    }
     if (info.sanity_check) {
         std::fprintf(f, "Mode: -sanity-check (each benchmark runs one op and checks its result; timings are not meaningful)\n");
     } else {
@@ -316,6 +320,7 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
     options["min_time_ms"] = info.min_time_ms;
     options["rounds"] = info.rounds;
     options["threads"] = info.threads;
+    options["place"] = info.place >= 0 ? Json(info.place) : Json(nullptr);
     j["options"] = options;
 
     Json impls = Json::array();
@@ -384,6 +389,8 @@ std::string JsonText(const RunInfo& info, const std::vector<TableResult>& tables
                         row["floor_latency_samples"] = readings(r.floor_latency_samples);
                     }
                 }
+                row["output_page_offset"] =
+                    r.bench->output_address ? Json(int(r.bench->output_address % 4096)) : Json(nullptr);
                 row["loop_iteration_cycles"] = r.loop_iteration > 0 ? Json(Round(r.loop_iteration, 3)) : Json(nullptr);
                 Json loops = Json::array();
                 for (double x : r.loop_iteration_samples) loops.push_back(Round(x, 3));

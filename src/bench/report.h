@@ -21,6 +21,7 @@ struct RunInfo {
     uint64_t min_time_ms{0};
     int rounds{0};
     int threads{1};       //!< -threads
+    int place{-1};        //!< -place (-1: not given)
     std::string cpus;     //!< the CPUs the process may run on ("0-1")
     Machine machine;
     Build build;

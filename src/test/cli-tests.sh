@@ -80,6 +80,20 @@ expect 0 "^Threads: 2 at once on CPUs " "bench: -threads=2 -sanity-check runs, t
 expect 0 "2 threads: MB/s | efficiency" "bench: ... and the table has the aggregate columns" -- "$B" $QUICK -threads=2
 expect 0 "^Threads: .* at once on CPUs " "bench: -threads=all runs" -- "$B" $QUICK -threads=all
 expect 0 '"efficiency_pct"' "bench: ... the JSON rows carry threads, aggregate MB/s and efficiency" -- cat "$tmp/threads.json"
+# -place: every row's output alone in a mapping, that many bytes into its page.
+for v in 8 4096 -16 x 16x ' 16'; do
+  expect nonzero "expected bytes into a page" "bench: -place='$v' is rejected" -- "$B" $QUICK "-place=$v"
+done
+expect 0 "^Placement: every row's output alone in a mapping of its own, 1040 bytes into its page" \
+  "bench: -place=1040 runs, the header says so" -- "$B" -sanity-check -filter='SHA256_(64B|D32B)/|SHA256D64_1024/' \
+  -place=1040 -threads=2 -output-json="$tmp/place.json"
+expect 0 "^| basic " "bench: a run without -place" -- "$B" $QUICK
+absent "^Placement" "bench: ... has no Placement line"
+if command -v python3 > /dev/null; then
+check "bench: ... every measured row's output starts 1040 bytes into a page (the JSON, from its address)" -- \
+  python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); r = [x for x in j["results"] if "samples_ns" in x]
+assert j["options"]["place"] == 1040 and len(r) > 10 and all(x["output_page_offset"] == 1040 for x in r), j' "$tmp/place.json"
+fi
 "$B" $QUICK > "$tmp/one-thread.md" 2>&1
 expect 0 "^| Impl | median | spread | MB/s | cycles/byte | speed% | best cyc/B |\$" "bench: without -threads the table is as before" -- cat "$tmp/one-thread.md"
 absent "Threads:" "bench: ... and the header has no Threads line"
