@@ -348,8 +348,14 @@ def main(argv):
     pairs = read_pairs(args[0])
     rows, not_compared, alpha = analyse(pairs, threshold)
     if not rows:
-        raise ResultsError(f"{args[0]}: nothing to compare (no benchmark ran on both sides)"
-                           + (f"; first: {not_compared[0][0][1]}: {not_compared[0][1]}" if not_compared else ""))
+        # Say every kind of reason: a row that ran on both sides but lost its
+        # pairs to a shared core is not a row that did not run.
+        shared = [nc for nc in not_compared if nc[1].startswith("a shared core")]
+        other = [nc for nc in not_compared if not nc[1].startswith("a shared core")]
+        parts = [f"{len(group)} row(s) {what} (first: {group[0][0][1]}: {group[0][1]})"
+                 for group, what in ((shared, "left with too few pairs"), (other, "not run on both sides")) if group]
+        raise ResultsError(f"{args[0]}: nothing to compare" + (": " + "; ".join(parts) if parts else
+                                                                 " (no benchmark ran on both sides)"))
     text, failed = render(pairs, rows, not_compared, labels, threshold, fail_above, alpha)
     if json_out:
         doc = {"pairs": len(pairs), "threshold_pct": threshold, "fail_above_pct": fail_above,

@@ -264,6 +264,23 @@ class AnalysisTests(unittest.TestCase, OneLineError):
         self.assertRegex(p.stdout, r"- SHA256_1K/avx \(SHA256, 1024-byte messages\): a shared core on one side only in "
                                    r"5 of 12 pairs; the 7 left are fewer than the \d+ needed")
 
+    def test_nothing_compared_because_of_a_shared_core_says_so(self):
+        # BASE built before the loop reading (none), HEAD on a shared core in every pair: no row
+        # is left, and the message says why, not "no benchmark ran on both sides".
+        rng = random.Random(5)
+        for i in range(1, 13):
+            for side in ("base", "head"):
+                d = scaled(self.doc, lambda r: 1.0, rng)
+                for r in d["results"]:
+                    r.pop("loop_iteration_cycles", None)
+                    if side == "head" and r["status"] == "ok":
+                        r["loop_iteration_cycles"] = 2.0
+                with open(os.path.join(self.tmp, f"pair-{i:02d}-{side}.json"), "w") as f:
+                    json.dump(d, f)
+        self.assertOneLineError(self.analyse(), text="nothing to compare: ")
+        self.assertRegex(self.analyse().stderr, r"row\(s\) left with too few pairs \(first: .*: a shared core on one "
+                                                r"side only in 12 of 12 pairs")
+
     def test_pairs_shared_on_both_sides_are_kept(self):
         self.write_shared_pairs(12, shared={1, 2, 3, 4, 5}, both=True)
         p = self.analyse()
