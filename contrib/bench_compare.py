@@ -258,7 +258,8 @@ def render(pairs, rows, not_compared, labels, threshold, fail_above, alpha):
                f"core {m.get('core_ghz', '?')} GHz"
                + (f", TSC {m['tsc_ghz']} GHz" if m.get("tsc_ghz") not in (None, "?") else ""))
     out.append(f"- BASE {labels[0]}: {describe_side(pairs[0]['base'])}; HEAD {labels[1]}: {describe_side(head0)}")
-    opt_text = one_line(", ".join(f"{k}={v}" for k, v in sorted(opts.items()))) if opts else "unknown"
+    # -place differs from pair to pair (bench-compare.sh says which under the table): not one option.
+    opt_text = one_line(", ".join(f"{k}={v}" for k, v in sorted(opts.items()) if k != "place")) if opts else "unknown"
     out.append(f"- method: {len(pairs)} pairs of bench_bitcoin runs in ABBA order ({opt_text}); change = "
                f"Hodges-Lehmann estimate over pairs of HEAD/BASE median ns per op (+ = slower); 95% interval = "
                f"Wilcoxon signed-rank interval over pairs, family-wise over the {len(rows)} rows (each at "

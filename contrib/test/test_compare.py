@@ -191,6 +191,16 @@ class AnalysisTests(unittest.TestCase, OneLineError):
         self.analyse("--threshold=0.2")
         self.assertEqual({r["verdict"] for r in self.verdicts().values()}, {"slower"})
 
+    def test_the_method_line_leaves_out_the_per_pair_placement(self):
+        # bench-compare.sh gives each pair its own -place: pair 1's is not the run's option.
+        def placed(d):
+            d["options"] = dict(d.get("options") or {}, place=1040, rounds=3)
+        self.write_pairs(12, edit_head=placed)
+        p = self.analyse()
+        method = next(l for l in p.stdout.splitlines() if l.startswith("- method:"))
+        self.assertIn("rounds=3", method)
+        self.assertNotIn("place", method)
+
     def test_fail_above(self):
         self.write_pairs(12, head_factor=lambda r: 1.10 if r["impl"] == "basic" else 1.0)
         p = self.analyse("--fail-above=5")
