@@ -48,6 +48,8 @@
 #                      directory under the cache's runs/); must not exist or be empty
 #   --repo=DIR         the git repository (default: the one holding this script)
 #   --jobs=N           make -jN (default: the number of CPUs)
+#   --cpu=N            run every measured run on CPU N (taskset), one this process
+#                      may use; the builds still use them all
 # An option given with an empty value is an error (--configure= alone: no
 # arguments). Options, both revisions, the cache and DIR are all checked before
 # anything is built, and so is a -filter that is not a valid regular
@@ -67,12 +69,12 @@ die() { echo "$me: $*" >&2; exit 2; }
 say() { echo "$me: $*" >&2; }
 script_dir=$(cd "$(dirname "$0")" && pwd)
 
-pairs= budget=120 fail_above= threshold= configure_args="CPPFLAGS=-DBENCH_RORX" cache= out= repo= jobs=
+pairs= budget=120 fail_above= threshold= configure_args="CPPFLAGS=-DBENCH_RORX" cache= out= repo= jobs= cpu=
 base= head= opts= have_time=no
 for a in "$@"; do
   case "$a" in
     # An empty value is a mistake, never "use the default" (--configure= alone means no arguments).
-    --pairs=|--budget=|--fail-above=|--threshold=|--cache=|--out=|--repo=|--jobs=)
+    --pairs=|--budget=|--fail-above=|--threshold=|--cache=|--out=|--repo=|--jobs=|--cpu=)
       die "$a: needs a value (see contrib/bench-compare.sh --help)" ;;
     --pairs=*) pairs=${a#--pairs=} ;;
     --budget=*) budget=${a#--budget=} ;;
@@ -83,6 +85,7 @@ for a in "$@"; do
     --out=*) out=${a#--out=} ;;
     --repo=*) repo=${a#--repo=} ;;
     --jobs=*) jobs=${a#--jobs=} ;;
+    --cpu=*) cpu=${a#--cpu=} ;;
     -h|--help) sed -n '3,/^# Exit:/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --*) die "unknown option $a (see contrib/bench-compare.sh --help)" ;;
     # First: options are word-split below, so '-rounds=3 -sanity-check' would pass the refusals as two.
@@ -107,6 +110,13 @@ fi
 is_uint "$budget" && [ "$budget" -ge 1 ] || die "--budget=$budget: expected a whole number of seconds, at least 1"
 if [ -n "$jobs" ]; then is_uint "$jobs" && [ "$jobs" -ge 1 ] || die "--jobs=$jobs: expected a whole number, at least 1"
 else jobs=$(nproc 2> /dev/null || echo 2); fi
+if [ -n "$cpu" ]; then
+  command -v taskset > /dev/null 2>&1 || die "--cpu needs taskset: install Debian's util-linux"
+  cpus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))' 2> /dev/null) \
+    || die "cannot read the CPUs this process may use (python3)"
+  is_uint "$cpu" && case " $cpus " in *" $cpu "*) true ;; *) false ;; esac \
+    || die "--cpu=$cpu: expected one of the CPUs this process may use ($cpus)"
+fi
 [ "$have_time" = yes ] || opts="$opts -min-time=100 -rounds=3"
 opts=${opts# }
 analysis_opts=
@@ -320,7 +330,11 @@ run() {
 trap '[ -z "${_ab_copy:-}" ] || rm -f "$_ab_copy"; [ -z "${made_out:-}" ] || { [ -z "$(ls -A "$out" 2> /dev/null)" ] && rmdir "$out" 2> /dev/null; }' EXIT
 trap 'exit 130' INT TERM
 
-say "runs in $out; bench_bitcoin $opts"
+# Pinned only now (--cpu): the builds above used every CPU.
+if [ -n "$cpu" ]; then
+  taskset -pc "$cpu" $$ > /dev/null 2>&1 || die "cannot pin the runs to CPU $cpu (taskset -pc)"
+fi
+say "runs in $out${cpu:+ on CPU $cpu}; bench_bitcoin $opts"
 t0=$(date +%s)
 ab_pairs 1 1 run
 t1=$(date +%s)

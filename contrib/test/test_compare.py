@@ -563,6 +563,44 @@ class ScriptTests(unittest.TestCase, OneLineError):
         self.assertTrue(all(s["base"] == [] and s["head"] == [] for s in runs.values()), runs)
         self.assertRegex(md, r"Placement: none; BASE \(.*\) and HEAD \(.*\) built without bench_bitcoin -place")
 
+    def test_cpu_pins_the_runs_not_what_comes_before(self):
+        fixture = os.path.join(self.tmp, "measured.json")
+        with open(fixture, "w") as f:
+            json.dump(measured(), f)
+        log = os.path.join(self.tmp, "cpus.log")
+        # The fake logs the CPUs it may use in each run and in the option check that follows the
+        # builds (-list): pinned for the first, not for the second (nor for the builds before it).
+        repo = self.building_repo("#!/bin/sh\nw=run; case \"$*\" in *-list*) w=list ;; esac\n"
+                                  "grep Cpus_allowed_list /proc/self/status | sed \"s/^/$w /\" >> '%s'\n"
+                                  "[ $w = run ] || exit 0\n"
+                                  "for a; do case \"$a\" in -output-json=*) cp '%s' \"${a#-output-json=}\" ;; esac; done\n"
+                                  "exit 0\n" % (log, fixture))
+        allowed = sorted(os.sched_getaffinity(0))
+        cpu = allowed[-1]
+        p = run([BENCH_COMPARE, "--cache=" + os.path.join(self.tmp, "cache"), "--repo=" + repo, "--pairs=11",
+                 f"--cpu={cpu}", "--out=" + os.path.join(self.tmp, "out"), "HEAD", "HEAD"])
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        with open(log) as f:
+            lines = f.read().splitlines()
+        runs = [l for l in lines if l.startswith("run ")]
+        self.assertEqual(len(runs), 22)
+        self.assertEqual(set(runs), {f"run Cpus_allowed_list:\t{cpu}"})
+        with open("/proc/self/status") as f:
+            mine = next(l for l in f if l.startswith("Cpus_allowed_list")).strip()
+        self.assertEqual({l for l in lines if l.startswith("list ")}, {"list " + mine})
+        self.assertIn(f"on CPU {cpu}", p.stderr)
+
+    def test_a_cpu_the_process_may_not_use_is_refused_before_any_build(self):
+        bad = max(os.sched_getaffinity(0)) + 1
+        for v in (str(bad), "x", "-1"):
+            with self.subTest(v):
+                cache = os.path.join(self.tmp, "c" + v)
+                p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + self.fake_repo(), f"--cpu={v}", "HEAD", "HEAD"])
+                self.assertOneLineError(p, text=f"--cpu={v}: expected one of the CPUs this process may use")
+                built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
+                self.assertEqual(built, [], "a build started before the error")
+                shutil.rmtree(os.path.join(self.tmp, "repo"))
+
     def test_place_by_hand_is_refused(self):
         self.assertOneLineError(self.sh("HEAD", "HEAD", "-place=16"), text="places each row's output itself")
 
