@@ -446,6 +446,15 @@ class ScriptTests(unittest.TestCase, OneLineError):
             self.assertEqual(run(git + cmd).returncode, 0)
         return repo
 
+    def measuring_repo(self, body):
+        """building_repo with a fake bench that runs the sh lines `body`, then writes a measured
+        run's JSON (the fixture of measured()) where -output-json says."""
+        fixture = os.path.join(self.tmp, "measured.json")
+        with open(fixture, "w") as f:
+            json.dump(measured(), f)
+        return self.building_repo("#!/bin/sh\n" + body + "for a; do case \"$a\" in -output-json=*) cp '%s' "
+                                  "\"${a#-output-json=}\" ;; esac; done\nexit 0\n" % fixture)
+
     def test_an_invalid_filter_is_refused_before_any_build(self):
         cache = os.path.join(self.tmp, "cache")
         p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + self.fake_repo(), "HEAD", "HEAD", "-filter=("])
@@ -497,15 +506,10 @@ class ScriptTests(unittest.TestCase, OneLineError):
         # A binary's page-cache placement stays with its file, so every measured
         # run executes a copy made for it (ab_fresh), removed after it. The fake
         # marks the file it runs from: a file run twice would show a mark.
-        fixture = os.path.join(self.tmp, "measured.json")
-        with open(fixture, "w") as f:
-            json.dump(measured(), f)
         log = os.path.join(self.tmp, "runs.log")
-        repo = self.building_repo("#!/bin/sh\ncase \"$*\" in *-list*) exit 0 ;; esac\n"
-                                  "marks=$(grep -c '^# ran$' \"$0\")\necho '# ran' >> \"$0\"\n"
-                                  "echo \"$0 $marks\" >> '%s'\n"
-                                  "for a; do case \"$a\" in -output-json=*) cp '%s' \"${a#-output-json=}\" ;; esac; done\n"
-                                  "exit 0\n" % (log, fixture))
+        repo = self.measuring_repo("case \"$*\" in *-list*) exit 0 ;; esac\n"
+                                   "marks=$(grep -c '^# ran$' \"$0\")\necho '# ran' >> \"$0\"\n"
+                                   "echo \"$0 $marks\" >> '%s'\n" % log)
         out = os.path.join(self.tmp, "out")
         p = run([BENCH_COMPARE, "--cache=" + os.path.join(self.tmp, "cache"), "--repo=" + repo, "--budget=1",
                  "--out=" + out, "HEAD", "HEAD"])
@@ -523,14 +527,11 @@ class ScriptTests(unittest.TestCase, OneLineError):
     def placed_runs(self, knows_place):
         """bench-compare.sh on a fake bench that logs each measured run's arguments; it takes
         -place or, like a build from before it, refuses it. Returns the pairs' runs and compare.md."""
-        fixture = os.path.join(self.tmp, "measured.json")
-        with open(fixture, "w") as f:
-            json.dump(measured(), f)
         log = os.path.join(self.tmp, "runs.log")
         refuse = "" if knows_place else "*-place*) echo 'Error: unknown option' >&2; exit 1 ;; "
-        repo = self.building_repo("#!/bin/sh\ncase \"$*\" in %s*-list*) exit 0 ;; esac\n"
-                                  "for a; do case \"$a\" in -output-json=*) out=${a#-output-json=}; cp '%s' \"$out\" ;; "
-                                  "esac; done\necho \"$(basename \"$out\") $*\" >> '%s'\nexit 0\n" % (refuse, fixture, log))
+        repo = self.measuring_repo("case \"$*\" in %s*-list*) exit 0 ;; esac\n"
+                                   "for a; do case \"$a\" in -output-json=*) out=${a#-output-json=} ;; esac; done\n"
+                                   "echo \"$(basename \"$out\") $*\" >> '%s'\n" % (refuse, log))
         out = os.path.join(self.tmp, "out")
         p = run([BENCH_COMPARE, "--cache=" + os.path.join(self.tmp, "cache"), "--repo=" + repo, "--pairs=11",
                  "--out=" + out, "HEAD", "HEAD"])
@@ -564,17 +565,12 @@ class ScriptTests(unittest.TestCase, OneLineError):
         self.assertRegex(md, r"Placement: none; BASE \(.*\) and HEAD \(.*\) built without bench_bitcoin -place")
 
     def test_cpu_pins_the_runs_not_what_comes_before(self):
-        fixture = os.path.join(self.tmp, "measured.json")
-        with open(fixture, "w") as f:
-            json.dump(measured(), f)
         log = os.path.join(self.tmp, "cpus.log")
         # The fake logs the CPUs it may use in each run and in the option check that follows the
         # builds (-list): pinned for the first, not for the second (nor for the builds before it).
-        repo = self.building_repo("#!/bin/sh\nw=run; case \"$*\" in *-list*) w=list ;; esac\n"
-                                  "grep Cpus_allowed_list /proc/self/status | sed \"s/^/$w /\" >> '%s'\n"
-                                  "[ $w = run ] || exit 0\n"
-                                  "for a; do case \"$a\" in -output-json=*) cp '%s' \"${a#-output-json=}\" ;; esac; done\n"
-                                  "exit 0\n" % (log, fixture))
+        repo = self.measuring_repo("w=run; case \"$*\" in *-list*) w=list ;; esac\n"
+                                   "grep Cpus_allowed_list /proc/self/status | sed \"s/^/$w /\" >> '%s'\n"
+                                   "[ $w = run ] || exit 0\n" % log)
         allowed = sorted(os.sched_getaffinity(0))
         cpu = allowed[-1]
         p = run([BENCH_COMPARE, "--cache=" + os.path.join(self.tmp, "cache"), "--repo=" + repo, "--pairs=11",
