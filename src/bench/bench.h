@@ -91,7 +91,8 @@ inline void Keep(const void* p)
 void SetOutputPlace(int offset);
 int OutputPlace();
 //! `size` bytes at OutputPlace() bytes into a fresh private mapping; nullptr if
-//! mmap fails. PlacedFree unmaps what PlacedAlloc returned.
+//! mmap fails. PlacedFree unmaps what PlacedAlloc returned (the offset is set
+//! once, before any row's output is made).
 void* PlacedAlloc(size_t size);
 void PlacedFree(void* p, size_t size);
 
@@ -99,6 +100,7 @@ void PlacedFree(void* p, size_t size);
 template <class Out>
 std::shared_ptr<Out> MakeOutput(Out v)
 {
+    static_assert(alignof(Out) <= 16, "-place offsets are multiples of 16");
     if (OutputPlace() < 0) return std::make_shared<Out>(std::move(v));
     void* p = PlacedAlloc(sizeof(Out));
     if (!p) throw std::bad_alloc();
