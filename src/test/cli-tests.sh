@@ -92,7 +92,7 @@ absent "^Placement" "bench: ... has no Placement line"
 if command -v python3 > /dev/null; then
 check "bench: ... every measured row's output starts 1040 bytes into a page (the JSON, from its address)" -- \
   python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); r = [x for x in j["results"] if "samples_ns" in x]
-assert j["options"]["place"] == 1040 and len(r) > 10 and all(x["output_page_offset"] == 1040 for x in r), j' "$tmp/place.json"
+assert j["options"]["place"] == 1040 and len(r) >= 3 and all(x["output_page_offset"] == 1040 for x in r), j' "$tmp/place.json"
 fi
 "$B" $QUICK > "$tmp/one-thread.md" 2>&1
 expect 0 "^| Impl | median | spread | MB/s | cycles/byte | speed% | best cyc/B |\$" "bench: without -threads the table is as before" -- cat "$tmp/one-thread.md"
