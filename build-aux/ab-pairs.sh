@@ -36,6 +36,29 @@ ab_place_offset() {
   echo $(( $1 * 1040 % 4096 ))
 }
 
+# ab_place_offsets <k>: the offsets of pairs 1 to k, as "1040, 2080, ..." (the
+# line under a driver's table).
+ab_place_offsets() {
+  _ab_i=1 _ab_list=
+  while [ $_ab_i -le "$1" ]; do
+    _ab_list="$_ab_list${_ab_list:+, }$(ab_place_offset $_ab_i)"
+    _ab_i=$((_ab_i + 1))
+  done
+  echo "$_ab_list"
+}
+
+# ab_cpus: the CPUs this process may use (taskset, cgroups), space-separated;
+# fails without python3. ab_cpu_in <n> <list>: whether n is a CPU number in
+# such a list (a driver's --cpu=N).
+ab_cpus() {
+  python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))' 2> /dev/null
+}
+ab_cpu_in() {
+  case "$1" in ''|*[!0-9]*) return 1 ;; esac
+  case " $2 " in *" $1 "*) return 0 ;; esac
+  return 1
+}
+
 # ab_fresh <dir> <binary> [args...]: runs a fresh copy of binary, made in dir
 # for this run and removed after it; returns the run's status. A binary runs
 # from the physical pages its file holds in the page cache, and those stay the

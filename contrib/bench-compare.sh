@@ -110,12 +110,12 @@ fi
 is_uint "$budget" && [ "$budget" -ge 1 ] || die "--budget=$budget: expected a whole number of seconds, at least 1"
 if [ -n "$jobs" ]; then is_uint "$jobs" && [ "$jobs" -ge 1 ] || die "--jobs=$jobs: expected a whole number, at least 1"
 else jobs=$(nproc 2> /dev/null || echo 2); fi
+# The pairs in ABBA order, their placement and the CPUs: build-aux/ab-pairs.sh.
+. "$script_dir/../build-aux/ab-pairs.sh"
 if [ -n "$cpu" ]; then
   command -v taskset > /dev/null 2>&1 || die "--cpu needs taskset: install Debian's util-linux"
-  cpus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))' 2> /dev/null) \
-    || die "cannot read the CPUs this process may use (python3)"
-  is_uint "$cpu" && case " $cpus " in *" $cpu "*) true ;; *) false ;; esac \
-    || die "--cpu=$cpu: expected one of the CPUs this process may use ($cpus)"
+  cpus=$(ab_cpus) || die "cannot read the CPUs this process may use (python3)"
+  ab_cpu_in "$cpu" "$cpus" || die "--cpu=$cpu: expected one of the CPUs this process may use ($cpus)"
 fi
 [ "$have_time" = yes ] || opts="$opts -min-time=100 -rounds=3"
 opts=${opts# }
@@ -323,8 +323,6 @@ run() {
     die "$l: bench_bitcoin failed in pair $nn: ${msg:-no message} (output: $out/pair-$nn-$2.err)"
   fi
 }
-# The pairs in ABBA order: build-aux/ab-pairs.sh.
-. "$script_dir/../build-aux/ab-pairs.sh"
 # An interrupted run leaves no copy of a binary behind (ab_fresh), nor an
 # empty directory it made.
 trap '[ -z "${_ab_copy:-}" ] || rm -f "$_ab_copy"; [ -z "${made_out:-}" ] || { [ -z "$(ls -A "$out" 2> /dev/null)" ] && rmdir "$out" 2> /dev/null; }' EXIT
@@ -376,10 +374,7 @@ rc=$?
 if [ -n "$no_place" ]; then
   printf '\nPlacement: none; %s built without bench_bitcoin -place, so each run left its rows'"'"' outputs where its heap put them, and a small row'"'"'s time can move with that on one side (doc/ab-testing.md).\n' "$no_place" >> "$out/compare.md"
 else
-  offsets=
-  i=1
-  while [ $i -le "$pairs" ]; do offsets="$offsets${offsets:+, }$(ab_place_offset $i)"; i=$((i + 1)); done
-  printf '\nPlacement: each row'"'"'s output started at the same offset in a page on both sides of a pair (bench_bitcoin -place), pairs 1 to %s: %s bytes.\n' "$pairs" "$offsets" >> "$out/compare.md"
+  printf '\nPlacement: each row'"'"'s output started at the same offset in a page on both sides of a pair (bench_bitcoin -place), pairs 1 to %s: %s bytes.\n' "$pairs" "$(ab_place_offsets "$pairs")" >> "$out/compare.md"
 fi
 cat "$out/compare.md"
 # The chart: python3 with matplotlib (the one on PATH, else Debian's: a pyenv or

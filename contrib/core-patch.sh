@@ -207,13 +207,12 @@ fi
 need_tool git git
 need_tool python3 python3
 # The CPUs this process may use (taskset, cgroups): --cpu must be one of them.
+. "$top/build-aux/ab-pairs.sh"
 if [ "$ab" = yes ]; then
   need_tool taskset util-linux
-  cpus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))' 2> /dev/null) \
-    || die "cannot read the CPUs this process may use (python3)"
+  cpus=$(ab_cpus) || die "cannot read the CPUs this process may use (python3)"
   if [ -n "$ab_cpu" ]; then
-    is_uint "$ab_cpu" && case " $cpus " in *" $ab_cpu "*) true ;; *) false ;; esac \
-      || die "--cpu=$ab_cpu: expected one of the CPUs this process may use ($cpus)"
+    ab_cpu_in "$ab_cpu" "$cpus" || die "--cpu=$ab_cpu: expected one of the CPUs this process may use ($cpus)"
   else ab_cpu=${cpus%% *}; fi
 fi
 need_tool tar tar
@@ -442,7 +441,6 @@ for f in "$@"; do echo "  $(basename "$f")"; done
 mkdir -p "$cache" || die "cannot create the cache directory $cache"
 cache=$(cd "$cache" && pwd)
 . "$top/build-aux/progress.sh"
-. "$top/build-aux/ab-pairs.sh"
 # shellcheck source=build-aux/build-cache.sh disable=SC1091
 . "$top/build-aux/build-cache.sh"
 PROGRESS_PREFIX="$me: "
@@ -623,10 +621,7 @@ for b in $PLACED; do
   case " $benches " in *" $b "*) placed="$placed${placed:+, }$b" ;; esac
 done
 if [ -n "$placed" ]; then
-  offsets=
-  i=1
-  while [ $i -le "$pairs" ]; do offsets="$offsets${offsets:+, }$(ab_place_offset $i)"; i=$((i + 1)); done
-  { echo; echo "In $placed, buffers of 4 MiB or more (its read buffer) started at the same offset in a page on both sides of a pair (build-aux/ab-place.c), pairs 1 to $pairs: $offsets bytes."; } >> "$out/ab.md"
+  { echo; echo "In $placed, buffers of 4 MiB or more (its read buffer) started at the same offset in a page on both sides of a pair (build-aux/ab-place.c), pairs 1 to $pairs: $(ab_place_offsets "$pairs") bytes."; } >> "$out/ab.md"
 fi
 cat "$out/ab.md"
 say "table: $out/ab.md; runs: $runs"
