@@ -75,17 +75,20 @@ struct Avx512 : LanesBase<Avx512> {
         // After this, r[4g + j] holds, in 128-bit lane q, word 4q + j of lanes 4g..4g+3.
 #pragma GCC unroll 4
         for (int g = 0; g < 16; g += 4) Transpose4(r[g], r[g + 1], r[g + 2], r[g + 3]);
-        // Gather 128-bit lane q of r[j], r[4 + j], r[8 + j], r[12 + j]: word 4q + j of lanes 0..15.
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; ++j) {
-            const V x0 = _mm512_shuffle_i32x4(r[j], r[4 + j], 0x44), x1 = _mm512_shuffle_i32x4(r[j], r[4 + j], 0xee);
-            const V y0 = _mm512_shuffle_i32x4(r[8 + j], r[12 + j], 0x44),
-                    y1 = _mm512_shuffle_i32x4(r[8 + j], r[12 + j], 0xee);
-            w[0 + j] = ByteSwap(_mm512_shuffle_i32x4(x0, y0, 0x88));
-            w[4 + j] = ByteSwap(_mm512_shuffle_i32x4(x0, y0, 0xdd));
-            w[8 + j] = ByteSwap(_mm512_shuffle_i32x4(x1, y1, 0x88));
-            w[12 + j] = ByteSwap(_mm512_shuffle_i32x4(x1, y1, 0xdd));
-        }
+        for (int j = 0; j < 4; ++j) GatherWords(w, r, j);
+    }
+    // LoadBlocks' second stage for one j: from 128-bit lane q of r[j],
+    // r[4 + j], r[8 + j] and r[12 + j], words j, 4 + j, 8 + j and 12 + j of
+    // lanes 0..15 (word 4q + j is 128-bit lane q of each).
+    static SHA256_LANES_INLINE void GatherWords(V* w, const V* r, int j)
+    {
+        const V x0 = _mm512_shuffle_i32x4(r[j], r[4 + j], 0x44), x1 = _mm512_shuffle_i32x4(r[j], r[4 + j], 0xee);
+        const V y0 = _mm512_shuffle_i32x4(r[8 + j], r[12 + j], 0x44), y1 = _mm512_shuffle_i32x4(r[8 + j], r[12 + j], 0xee);
+        w[0 + j] = ByteSwap(_mm512_shuffle_i32x4(x0, y0, 0x88));
+        w[4 + j] = ByteSwap(_mm512_shuffle_i32x4(x0, y0, 0xdd));
+        w[8 + j] = ByteSwap(_mm512_shuffle_i32x4(x1, y1, 0x88));
+        w[12 + j] = ByteSwap(_mm512_shuffle_i32x4(x1, y1, 0xdd));
     }
     static SHA256_LANES_INLINE void StoreContiguous(unsigned char* out, const V* s)
     {
@@ -96,17 +99,21 @@ struct Avx512 : LanesBase<Avx512> {
         Transpose4(r[0], r[1], r[2], r[3]);
         Transpose4(r[4], r[5], r[6], r[7]);
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; ++j) {
-            // [lane j, lane 4 + j] and [lane 8 + j, lane 12 + j], 32 bytes each.
-            const V lo = _mm512_shuffle_i32x4(_mm512_shuffle_i32x4(r[j], r[4 + j], 0x44),
-                _mm512_shuffle_i32x4(r[j], r[4 + j], 0x44), 0xd8);
-            const V hi = _mm512_shuffle_i32x4(_mm512_shuffle_i32x4(r[j], r[4 + j], 0xee),
-                _mm512_shuffle_i32x4(r[j], r[4 + j], 0xee), 0xd8);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * j), _mm512_castsi512_si256(lo));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (4 + j)), _mm512_extracti64x4_epi64(lo, 1));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (8 + j)), _mm512_castsi512_si256(hi));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (12 + j)), _mm512_extracti64x4_epi64(hi, 1));
-        }
+        for (int j = 0; j < 4; ++j) StoreLanes(out, r, j);
+    }
+    // StoreContiguous's second stage for one j: the 32-byte digests of lanes
+    // j, 4 + j, 8 + j and 12 + j, from r[j] and r[4 + j].
+    static SHA256_LANES_INLINE void StoreLanes(unsigned char* out, const V* r, int j)
+    {
+        // [lane j, lane 4 + j] and [lane 8 + j, lane 12 + j], 32 bytes each.
+        const V lo = _mm512_shuffle_i32x4(_mm512_shuffle_i32x4(r[j], r[4 + j], 0x44),
+            _mm512_shuffle_i32x4(r[j], r[4 + j], 0x44), 0xd8);
+        const V hi = _mm512_shuffle_i32x4(_mm512_shuffle_i32x4(r[j], r[4 + j], 0xee),
+            _mm512_shuffle_i32x4(r[j], r[4 + j], 0xee), 0xd8);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * j), _mm512_castsi512_si256(lo));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (4 + j)), _mm512_extracti64x4_epi64(lo, 1));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (8 + j)), _mm512_castsi512_si256(hi));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * (12 + j)), _mm512_extracti64x4_epi64(hi, 1));
     }
 };
 

@@ -299,13 +299,89 @@ const V2* PadKWLanes()
     return reinterpret_cast<const V2*>(table.v);
 }
 
+//! D64Pipelined's work outside its rounds, beside the rounds of its block
+//! with no schedule beside them (the second hash's, LoneBlock), whose
+//! chains leave the vector unit idle part of the time: the next group's
+//! inputs loaded and transposed into the schedule's window, and the
+//! previous second hash's digests transposed and stored. Each is cut into
+//! pieces a few rounds apart that pass through memory: the two sets' rounds
+//! leave no registers to hold them. Between the blocks, that work waited on
+//! one block's end or held up the next block's start.
+struct Beside {
+    const unsigned char* in = nullptr; // the next group's 32 inputs, or none
+    Z (*window)[64] = nullptr;
+    const Pair* done = nullptr; // 32 digests to store at out, or none
+    unsigned char* out = nullptr;
+    alignas(64) Z rows[32];  // the inputs after the first transpose stage
+    alignas(64) Z words[16]; // the digests byte-swapped and transposed in 128-bit lanes
+
+    SHA256_LANES_INLINE void Step(int r)
+    {
+        const int q = r & 7, n = r >> 3;
+        if (q == 1 && in) {
+            if (n < 4) {
+                Rows(2 * n);
+                Rows(2 * n + 1);
+            } else {
+                Words(2 * n - 8);
+                Words(2 * n - 7);
+            }
+        }
+        if (q == 5 && done) Digests(n);
+    }
+    // Piece i of 8: Avx512::LoadBlocks's loads and first transposes, rows 4i..4i+3.
+    SHA256_LANES_INLINE void Rows(int i)
+    {
+        Z* r = rows + 4 * i;
+        const unsigned char* p = in + 64 * 4 * i;
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; ++j) r[j] = _mm512_loadu_si512(p + 64 * j);
+        Avx512::Transpose4(r[0], r[1], r[2], r[3]);
+    }
+    // Piece i of 8: the rest of LoadBlocks, words j, 4 + j, 8 + j, 12 + j of set k.
+    SHA256_LANES_INLINE void Words(int i)
+    {
+        const int k = i >> 2;
+        Avx512::GatherWords(window[k], rows + 16 * k, i & 3);
+    }
+    // Piece i of 8: Avx512::StoreContiguous of set i / 4, a quarter each.
+    SHA256_LANES_INLINE void Digests(int i)
+    {
+        const int k = i >> 2, part = i & 3;
+        Z* r = words + 8 * k;
+        if (part < 2) {
+            Z* x = r + 4 * part;
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j) x[j] = Avx512::ByteSwap(Half(done[4 * part + j], k));
+            Avx512::Transpose4(x[0], x[1], x[2], x[3]);
+        } else {
+            Avx512::StoreLanes(out + 32 * 16 * k, r, 2 * part - 4);
+            Avx512::StoreLanes(out + 32 * 16 * k, r, 2 * part - 3);
+        }
+    }
+};
+
+//! s += 64 rounds of both sets with the W+K in kw, and side's work beside them.
+template <class Two, class Side>
+__attribute__((noinline)) void LoneBlock(typename Two::V* s, const typename Two::V* kw, Side& side)
+{
+    typename Two::V t[8];
+    for (int j = 0; j < 8; ++j) t[j] = s[j];
+#pragma GCC unroll 1
+    for (int i = 0; i < 64; i += 8) sha256::lanes::Lanes<Two>::Round8(t, kw + i, side, i);
+    for (int j = 0; j < 8; ++j) s[j] = Two::Add(s[j], t[j]);
+}
+
 //! SHA256D64 of 32 x `batches` inputs (One, Two: Avx512, Avx512x2): as
 //! D64TwoSets, but each schedule beside rounds that do not need it, across
 //! groups of 32 (RoundsAndNext). Of a group's three blocks, the padding
 //! block's rounds run beside the next group's first schedule, the first
 //! block's beside the previous group's second-hash schedule, and that second
-//! hash's rounds alone. A group's digests are written after the next group's
-//! inputs are read, to places no later group reads (out is in, or apart).
+//! hash's rounds with no schedule: beside them (Beside), the next group's
+//! inputs are loaded and transposed and the group before's digests stored.
+//! So group g's digests are written beside the second hash of group g + 1,
+//! while group g + 3's inputs are read: to places no later group reads (out
+//! is in, or apart).
 template <class One, class Two>
 SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* in, size_t batches)
 {
@@ -345,28 +421,38 @@ SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* i
     };
     inputs(0);
     schedule(kw1);
+    // The second hashes' states, by turns: group g - 1's is hashed beside the
+    // storing of group g - 2's.
+    alignas(64) V2 h[2][8];
+    Beside side;
+    side.window = window;
 #pragma GCC unroll 1
     for (size_t g = 0; g < batches; ++g) {
         iv(s);
         if (g) {
-            // Block 1 beside the second hash's schedule of group g - 1 (its digests in t), then that hash.
+            // Block 1 beside the second hash's schedule of group g - 1 (its digests in t), then that hash,
+            // beside the next group's inputs and group g - 2's digests.
             digests(t);
             BlockAndSchedule<One>(s, kw1, window, kw3);
-            iv(t);
-            BlockOfTwoSets<Two>(t, kw3);
-            Two::StoreContiguous(out + 32 * 32 * (g - 1), t);
+            V2* x = h[g & 1];
+            iv(x);
+            side.in = g + 1 < batches ? in + 64 * 32 * (g + 1) : nullptr;
+            side.done = g >= 2 ? h[(g - 1) & 1] : nullptr;
+            side.out = g >= 2 ? out + 32 * 32 * (g - 2) : nullptr;
+            LoneBlock<Two>(x, kw3, side);
         } else {
             BlockOfTwoSets<Two>(s, kw1);
+            if (batches > 1) inputs(1);
         }
         // The padding block, beside the next group's first schedule.
         if (g + 1 < batches) {
-            inputs(g + 1);
             BlockAndSchedule<One>(s, pad, window, kw1);
         } else {
             BlockOfTwoSets<Two>(s, pad);
         }
         for (int j = 0; j < 8; ++j) t[j] = s[j];
     }
+    if (batches >= 2) Two::StoreContiguous(out + 32 * 32 * (batches - 2), h[(batches - 1) & 1]);
     // The last group's second hash.
     digests(t);
     schedule(kw3);
