@@ -123,19 +123,25 @@ SHA256_LANES_INLINE void ScheduleOneSet(V2* kw, int k, typename One::V* w)
 }
 
 //! s += 64 rounds of both sets, a loop of eight; kw(i, buf) gives the W+K of
-//! rounds i..i+7 (in memory already, or written to buf).
-template <class Two, class KW>
-SHA256_LANES_INLINE void RoundsTwoSets(typename Two::V* s, KW kw)
+//! rounds i..i+7 (in memory already, or written to buf); side.Step(r) runs
+//! after round r (Beside's work, or none).
+template <class Two, class KW, class Side>
+SHA256_LANES_INLINE void RoundsTwoSets(typename Two::V* s, KW kw, Side& side)
 {
-    sha256::lanes::NoSide none;
     typename Two::V t[8];
     for (int j = 0; j < 8; ++j) t[j] = s[j];
 #pragma GCC unroll 1
     for (int i = 0; i < 64; i += 8) {
         typename Two::V buf[8];
-        sha256::lanes::Lanes<Two>::Round8(t, kw(i, buf), none, i);
+        sha256::lanes::Lanes<Two>::Round8(t, kw(i, buf), side, i);
     }
     for (int j = 0; j < 8; ++j) s[j] = Two::Add(s[j], t[j]);
+}
+template <class Two, class KW>
+SHA256_LANES_INLINE void RoundsTwoSets(typename Two::V* s, KW kw)
+{
+    sha256::lanes::NoSide none;
+    RoundsTwoSets<Two>(s, kw, none);
 }
 
 //! out[32 * i..] = SHA256D64 of in[64 * i..] for i < 32: One is a set's lanes
@@ -365,11 +371,7 @@ struct Beside {
 template <class Two, class Side>
 __attribute__((noinline)) void LoneBlock(typename Two::V* s, const typename Two::V* kw, Side& side)
 {
-    typename Two::V t[8];
-    for (int j = 0; j < 8; ++j) t[j] = s[j];
-#pragma GCC unroll 1
-    for (int i = 0; i < 64; i += 8) sha256::lanes::Lanes<Two>::Round8(t, kw + i, side, i);
-    for (int j = 0; j < 8; ++j) s[j] = Two::Add(s[j], t[j]);
+    RoundsTwoSets<Two>(s, [kw](int i, typename Two::V*) { return kw + i; }, side);
 }
 
 //! SHA256D64 of 32 x `batches` inputs (One, Two: Avx512, Avx512x2): as
