@@ -70,13 +70,19 @@ struct Avx512 : LanesBase<Avx512> {
     {
         // r[i] = the 16 words of lane i.
         V r[16];
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(p[i]);
-        // After this, r[4g + j] holds, in 128-bit lane q, word 4q + j of lanes 4g..4g+3.
 #pragma GCC unroll 4
-        for (int g = 0; g < 16; g += 4) Transpose4(r[g], r[g + 1], r[g + 2], r[g + 3]);
+        for (int g = 0; g < 16; g += 4) LoadRows(r + g, [p, g](int j) { return p[g + j]; });
 #pragma GCC unroll 4
         for (int j = 0; j < 4; ++j) GatherWords(w, r, j);
+    }
+    // LoadBlocks' first stage for four lanes whose blocks are at(0..3): after
+    // it, r[j] holds, in 128-bit lane q, word 4q + j of the four.
+    template <class At>
+    static SHA256_LANES_INLINE void LoadRows(V* r, At at)
+    {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; ++j) r[j] = _mm512_loadu_si512(at(j));
+        Transpose4(r[0], r[1], r[2], r[3]);
     }
     // LoadBlocks' second stage for one j: from 128-bit lane q of r[j],
     // r[4 + j], r[8 + j] and r[12 + j], words j, 4 + j, 8 + j and 12 + j of
@@ -93,13 +99,20 @@ struct Avx512 : LanesBase<Avx512> {
     static SHA256_LANES_INLINE void StoreContiguous(unsigned char* out, const V* s)
     {
         V r[8];
-#pragma GCC unroll 8
-        for (int j = 0; j < 8; ++j) r[j] = ByteSwap(s[j]);
-        // r[j] (and r[4 + j]) now hold, in 128-bit lane q, words 0..3 (4..7) of lane 4q + j.
-        Transpose4(r[0], r[1], r[2], r[3]);
-        Transpose4(r[4], r[5], r[6], r[7]);
+        SwapRows(r, [s](int j) { return s[j]; });
+        SwapRows(r + 4, [s](int j) { return s[4 + j]; });
 #pragma GCC unroll 4
         for (int j = 0; j < 4; ++j) StoreLanes(out, r, j);
+    }
+    // StoreContiguous's first stage for four state words of(0..3) (words 0..3
+    // or 4..7 of the digests): after it, r[j] holds, in 128-bit lane q, those
+    // four words of lane 4q + j, big-endian.
+    template <class Of>
+    static SHA256_LANES_INLINE void SwapRows(V* r, Of of)
+    {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; ++j) r[j] = ByteSwap(of(j));
+        Transpose4(r[0], r[1], r[2], r[3]);
     }
     // StoreContiguous's second stage for one j: the 32-byte digests of lanes
     // j, 4 + j, 8 + j and 12 + j, from r[j] and r[4 + j].

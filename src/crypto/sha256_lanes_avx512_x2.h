@@ -143,6 +143,12 @@ SHA256_LANES_INLINE void RoundsTwoSets(typename Two::V* s, KW kw)
     sha256::lanes::NoSide none;
     RoundsTwoSets<Two>(s, kw, none);
 }
+//! RoundsTwoSets' kw for a block's 64 W+K in memory at kw.
+template <class V2>
+SHA256_LANES_INLINE auto InMemory(const V2* kw)
+{
+    return [kw](int i, V2*) { return kw + i; };
+}
 
 //! out[32 * i..] = SHA256D64 of in[64 * i..] for i < 32: One is a set's lanes
 //! class, Two the pair's (Avx512, Avx512x2; or the counting classes of
@@ -154,7 +160,6 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
     using V1 = typename One::V;
     using V2 = typename Two::V;
     alignas(64) V2 kw[64];
-    const auto computed = [&kw](int i, V2*) -> const V2* { return kw + i; };
     V1 w[16];
     V2 s[8];
     // Block 1: the inputs.
@@ -163,7 +168,7 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
     One::LoadContiguous(w, in + 64 * 16);
     ScheduleOneSet<One>(kw, 1, w);
     for (int j = 0; j < 8; ++j) s[j] = Two::Set1(sha256::constants::IV[j]);
-    RoundsTwoSets<Two>(s, computed);
+    RoundsTwoSets<Two>(s, InMemory<V2>(kw));
     // Block 2: the padding, every W+K a constant (the same for both sets),
     // broadcast eight rounds at a time.
     RoundsTwoSets<Two>(s, [](int i, V2* buf) -> const V2* {
@@ -187,7 +192,7 @@ SHA256_LANES_INLINE void D64TwoSets(unsigned char* out, const unsigned char* in)
         ScheduleOneSet<One>(kw, k, w);
     }
     for (int j = 0; j < 8; ++j) s[j] = Two::Set1(sha256::constants::IV[j]);
-    RoundsTwoSets<Two>(s, computed);
+    RoundsTwoSets<Two>(s, InMemory<V2>(kw));
     Two::StoreContiguous(out, s);
 }
 
@@ -277,7 +282,7 @@ SHA256_LANES_INLINE void RoundsAndNext(V2* s, KW kw, typename One::V (*window)[6
 template <class Two>
 __attribute__((noinline)) void BlockOfTwoSets(typename Two::V* s, const typename Two::V* kw)
 {
-    RoundsTwoSets<Two>(s, [kw](int i, typename Two::V*) { return kw + i; });
+    RoundsTwoSets<Two>(s, InMemory(kw));
 }
 //! The same beside the schedule of the words in window, into kwn (RoundsAndNext).
 template <class One, class V2>
@@ -335,14 +340,11 @@ struct Beside {
         }
         if (q == 5 && done) Digests(n);
     }
-    // Piece i of 8: Avx512::LoadBlocks's loads and first transposes, rows 4i..4i+3.
+    // Piece i of 8: Avx512::LoadBlocks's first stage, rows 4i..4i+3.
     SHA256_LANES_INLINE void Rows(int i)
     {
-        Z* r = rows + 4 * i;
         const unsigned char* p = in + 64 * 4 * i;
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; ++j) r[j] = _mm512_loadu_si512(p + 64 * j);
-        Avx512::Transpose4(r[0], r[1], r[2], r[3]);
+        Avx512::LoadRows(rows + 4 * i, [p](int j) { return p + 64 * j; });
     }
     // Piece i of 8: the rest of LoadBlocks, words j, 4 + j, 8 + j, 12 + j of set k.
     SHA256_LANES_INLINE void Words(int i)
@@ -356,10 +358,8 @@ struct Beside {
         const int k = i >> 2, part = i & 3;
         Z* r = words + 8 * k;
         if (part < 2) {
-            Z* x = r + 4 * part;
-#pragma GCC unroll 4
-            for (int j = 0; j < 4; ++j) x[j] = Avx512::ByteSwap(Half(done[4 * part + j], k));
-            Avx512::Transpose4(x[0], x[1], x[2], x[3]);
+            const Pair* d = done + 4 * part;
+            Avx512::SwapRows(r + 4 * part, [d, k](int j) { return Half(d[j], k); });
         } else {
             Avx512::StoreLanes(out + 32 * 16 * k, r, 2 * part - 4);
             Avx512::StoreLanes(out + 32 * 16 * k, r, 2 * part - 3);
@@ -371,7 +371,7 @@ struct Beside {
 template <class Two, class Side>
 __attribute__((noinline)) void LoneBlock(typename Two::V* s, const typename Two::V* kw, Side& side)
 {
-    RoundsTwoSets<Two>(s, [kw](int i, typename Two::V*) { return kw + i; }, side);
+    RoundsTwoSets<Two>(s, InMemory(kw), side);
 }
 
 //! SHA256D64 of 32 x `batches` inputs (One, Two: Avx512, Avx512x2): as
@@ -403,7 +403,9 @@ SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* i
 #pragma GCC unroll 1
         for (int k = 0; k < 2; ++k) One::LoadContiguous(window[k], in + 64 * (32 * g + 16 * k));
     };
-    // The words of the second hash of the digests in d: the digest, then its fixed padding.
+    // The words of the second hash of the digests in d: the digest, then its
+    // fixed padding, written again every group: the window is shared with the
+    // inputs, which Beside loads over words 0..15 after this schedule is done.
     const auto digests = [&window](const V2* d) {
 #pragma GCC unroll 8
         for (int j = 0; j < 8; ++j) {
