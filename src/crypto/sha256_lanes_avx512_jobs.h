@@ -51,7 +51,7 @@ __attribute__((noinline)) void BlockAndNext(V2* s, const V2* kw, const unsigned 
         for (int i = 0; i < 16; ++i) window[k][i] = w[i];
     }
     // Forced inline, as PrefetchBlock is.
-    RoundsAndNext<One>(s, [kw](int r, int k) { return Half(kw[r], k); }, window, kwn, [ahead](int n) __attribute__((always_inline)) {
+    RoundsAndNext<One>(s, SetsInMemory(kw), window, kwn, [ahead](int n) __attribute__((always_inline)) {
         for (int i = 6 * n; i < 6 * n + 6 && i < 32; ++i) {
             if (ahead[i]) PrefetchBlock(reinterpret_cast<uintptr_t>(ahead[i]));
         }

@@ -205,6 +205,13 @@ SHA256_LANES_INLINE V Reload(const V* p)
 }
 SHA256_LANES_INLINE Z Reload(const Z* p) { return *static_cast<const volatile Z*>(p); }
 
+//! RoundsAndNext's kw for a block's 64 W+K of both sets in memory at kw.
+template <class V2>
+SHA256_LANES_INLINE auto SetsInMemory(const V2* kw)
+{
+    return [kw](int r, int k) { return Half(kw[r], k); };
+}
+
 //! Nothing to do beside the rounds (RoundsAndNext's `loop`).
 struct NoLoopWork {
     void operator()(int) const {}
@@ -288,7 +295,7 @@ __attribute__((noinline)) void BlockOfTwoSets(typename Two::V* s, const typename
 template <class One, class V2>
 __attribute__((noinline)) void BlockAndSchedule(V2* s, const V2* kw, typename One::V (*window)[64], V2* kwn)
 {
-    RoundsAndNext<One>(s, [kw](int r, int k) { return Half(kw[r], k); }, window, kwn);
+    RoundsAndNext<One>(s, SetsInMemory(kw), window, kwn);
 }
 
 //! The padding block's W+K in every lane of both sets, laid out as a
