@@ -67,7 +67,7 @@ EXPORTS = [
         "namespace": "sha256d64_avx512",
         "functions": [("sha256::kernel::avx512_16way_d64", "Transform_16way")],
         "defines": ["ENABLE_AVX512"],
-        "flags": "-mavx512f -mavx512vl",
+        "flags": "-mavx512f -mavx512bw -mavx512vl",
         "summary": "SHA256D64 on sixteen inputs at once, in the 32-bit lanes of AVX-512 registers.",
     },
     {
@@ -94,7 +94,7 @@ EXPORTS = [
                       ("sha256::kernel::avx512_32way_hash32", "Hash32_32way"),
                       ("cpu::detail::MeasureAvx512AddDepth", "MeasureAddDepth", "compat/cpu_probes.cpp")],
         "defines": ["ENABLE_AVX512"],
-        "flags": "-mavx512f -mavx512vl",
+        "flags": "-mavx512f -mavx512bw -mavx512vl",
         "summary": "Many messages at once in the 32-bit lanes of AVX-512 registers, one message a lane: job kernels.",
     },
     {
@@ -125,7 +125,7 @@ EXPORTS = [
         "namespace": "sha256d64_avx512",
         "functions": [("sha256::kernel::avx512_32way_d64_batch", "Transform_32way_batches")],
         "defines": ["ENABLE_AVX512"],
-        "flags": "-mavx512f -mavx512vl",
+        "flags": "-mavx512f -mavx512bw -mavx512vl",
         "summary": "SHA256D64 on batches of 32 inputs in two sets of AVX-512 lanes, each schedule beside another group's rounds.",
     },
 ]

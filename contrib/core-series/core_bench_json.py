@@ -137,7 +137,7 @@ def machine(core_ghz):
                     step = v
                 elif k == "flags" and not flags:
                     have = set(v.split())
-                    flags = [x for x in ("sse4_1", "avx2", "sha_ni", "avx512f", "avx512vl") if x in have]
+                    flags = [x for x in ("sse4_1", "avx2", "sha_ni", "avx512f", "avx512bw", "avx512vl") if x in have]
     except OSError:
         pass
     return {"cpu": cpu, "arch": platform.machine(), "family": fam, "model": model, "stepping": step,

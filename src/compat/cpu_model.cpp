@@ -293,7 +293,8 @@ const struct {
     bool x86;
 } KERNEL_NAMES[] = {
     {SSSE3, "ssse3", true}, {SSE41, "sse4_1", true}, {AVX, "avx", true}, {AVX2, "avx2", true},
-    {BMI2, "bmi2", true}, {SHANI, "sha_ni", true}, {AVX512F, "avx512f", true}, {AVX512VL, "avx512vl", true},
+    {BMI2, "bmi2", true}, {SHANI, "sha_ni", true}, {AVX512F, "avx512f", true}, {AVX512BW, "avx512bw", true},
+    {AVX512VL, "avx512vl", true},
     {ASIMD, "asimd", false}, {SHA2, "sha2", false},
 };
 

@@ -22,7 +22,7 @@ const struct {
     const char* name;
 } NAMES[] = {
     {SSSE3, "ssse3"}, {SSE41, "sse4.1"}, {AVX, "avx"}, {AVX2, "avx2"}, {BMI2, "bmi2"}, {SHANI, "sha-ni"},
-    {AVX512F, "avx512f"}, {AVX512VL, "avx512vl"}, {ASIMD, "asimd"}, {SHA2, "sha2"},
+    {AVX512F, "avx512f"}, {AVX512BW, "avx512bw"}, {AVX512VL, "avx512vl"}, {ASIMD, "asimd"}, {SHA2, "sha2"},
 };
 
 #ifdef SHA256BENCH_HAVE_CPUID
@@ -61,6 +61,7 @@ uint32_t Detect()
         if (b & (1u << 8)) features |= BMI2;
         if (b & (1u << 29)) features |= SHANI;
         if ((b & (1u << 16)) && zmm_saved) features |= AVX512F;
+        if ((b & (1u << 30)) && zmm_saved) features |= AVX512BW;
         if ((b & (1u << 31)) && zmm_saved) features |= AVX512VL;
     }
     return features;

@@ -20,10 +20,11 @@ enum Feature : uint32_t {
     AVX512VL = 1u << 7, // likewise
     ASIMD = 1u << 8,    // aarch64 Advanced SIMD (HWCAP_ASIMD)
     SHA2 = 1u << 9,     // aarch64 SHA-256 instructions (HWCAP_SHA2)
+    AVX512BW = 1u << 10, // like AVX512F
 };
 
 //! Every feature this file knows, for "hide" masks and listings.
-constexpr uint32_t ALL_FEATURES = (1u << 10) - 1;
+constexpr uint32_t ALL_FEATURES = (1u << 11) - 1;
 
 //! Features of the running CPU (detected on first call, then cached), less
 //! those named in the environment variable SHA256BENCH_HIDE_FEATURES

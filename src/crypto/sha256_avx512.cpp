@@ -2,11 +2,12 @@
 // The avx512_16way and avx512_32way kernels: the lane algorithm of
 // sha256_lanes.h in the 32-bit lanes of AVX-512 registers (vprord for the
 // rotations, vpternlogd for Ch, Maj and the three-way xors of the Sigma
-// functions): SHA256D64 of sixteen inputs (sha256_lanes_avx512.h) or of
-// groups of 32 on two registers a word (sha256_lanes_avx512_x2.h), and the job
-// and second-hash kernels of the multi-buffer hasher on one register a word
-// or two (sha256_lanes_avx512_jobs.h). Compiled with -mavx512f -mavx512vl;
-// called only on CPUs and OSes with AVX-512F/VL and the opmask/ZMM state
+// functions, vpshufb for the byte swaps): SHA256D64 of sixteen inputs
+// (sha256_lanes_avx512.h) or of groups of 32 on two registers a word
+// (sha256_lanes_avx512_x2.h), and the job and second-hash kernels of the
+// multi-buffer hasher on one register a word or two
+// (sha256_lanes_avx512_jobs.h). Compiled with -mavx512f -mavx512bw -mavx512vl;
+// called only on CPUs and OSes with AVX-512F/BW/VL and the opmask/ZMM state
 // enabled in XCR0.
 
 // Under GCC: -O3, and neither the post-allocation scheduler (sched2), which

@@ -248,7 +248,7 @@ namespace kernel {
 
 constexpr uint32_t SSE41_NEEDS = cpu::SSE41 | cpu::SSSE3;
 constexpr uint32_t SHANI_NEEDS = cpu::SHANI | cpu::SSE41 | cpu::SSSE3;
-constexpr uint32_t AVX512_NEEDS = cpu::AVX512F | cpu::AVX512VL;
+constexpr uint32_t AVX512_NEEDS = cpu::AVX512F | cpu::AVX512BW | cpu::AVX512VL;
 
 using S = Shape;
 using Src = Source;

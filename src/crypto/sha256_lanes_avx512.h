@@ -1,6 +1,7 @@
 // The AVX-512 lanes class for sha256_lanes.h: sixteen 32-bit lanes per
 // register, vprord for the rotations and vpternlogd for Ch, Maj and three-way
-// xors. Only for files compiled with -mavx512f -mavx512vl.
+// xors, vpshufb for byte swaps. Only for files compiled with -mavx512f
+// -mavx512bw -mavx512vl.
 #ifndef SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_H
 #define SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_H
 
@@ -46,12 +47,13 @@ struct Avx512 : LanesBase<Avx512> {
     static inline V LoadState(const uint32_t* p) { return _mm512_loadu_si512(p); }
     static inline void StoreState(uint32_t* p, V x) { _mm512_storeu_si512(p, x); }
 
-    // Byte swap of each word without AVX512BW's vpshufb: bytes 3 and 1 come
-    // from a rotation right by 8, bytes 2 and 0 from a rotation left by 8.
+    // Byte swap of each word: one vpshufb (AVX512BW). Without it, two
+    // rotations and a vpternlogd: three operations, two of them on the pipes
+    // the rounds' rotations need.
     static SHA256_LANES_INLINE V ByteSwap(V x)
     {
-        return _mm512_ternarylogic_epi32(_mm512_set1_epi32(static_cast<int>(0xff00ff00)), _mm512_ror_epi32(x, 8),
-            _mm512_rol_epi32(x, 8), 0xca);
+        const V order = _mm512_broadcast_i32x4(_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
+        return _mm512_shuffle_epi8(x, order);
     }
     // Transpose of four rows within each 128-bit lane.
     static SHA256_LANES_INLINE void Transpose4(V& r0, V& r1, V& r2, V& r3)

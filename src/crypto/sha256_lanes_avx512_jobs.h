@@ -4,8 +4,8 @@
 // AVX-512 register a word (Avx512), or on 32 in two (Avx512x2, of
 // sha256_lanes_avx512_x2.h); Jobs runs each lane's message and hands the lane
 // the next one itself, Hash32 the second hash of 16 or 32 digests at once.
-// Only for files compiled with -mavx512f -mavx512vl (everything is file-local,
-// see sha256_constants.h).
+// Only for files compiled with -mavx512f -mavx512bw -mavx512vl (everything is
+// file-local, see sha256_constants.h).
 #ifndef SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_JOBS_H
 #define SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_JOBS_H
 

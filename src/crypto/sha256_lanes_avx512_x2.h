@@ -3,8 +3,8 @@
 // D64TwoSets on one group of 32 inputs, D64Pipelined on many groups with each
 // schedule beside another block's rounds (RoundsAndNext, which the 32-lane job
 // kernel of sha256_lanes_avx512_jobs.h runs its blocks with too). Only for
-// files compiled with -mavx512f -mavx512vl (everything is file-local, see
-// sha256_constants.h).
+// files compiled with -mavx512f -mavx512bw -mavx512vl (everything is
+// file-local, see sha256_constants.h).
 #ifndef SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_X2_H
 #define SHA256BENCH_CRYPTO_SHA256_LANES_AVX512_X2_H
 

@@ -325,7 +325,7 @@ expect 0 "^avx512_32way avx512_16way$" "bench: ... in the D64 family too" -- fam
 env SHA256BENCH_AVX512_ADD_DEPTH=2 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 2 lists it right after" -- multi_pair
 expect 0 "^avx512_16way avx512_32way$" "bench: ... in the D64 family too" -- family_pair d64
-expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so d64: avx512_32way leads the avx512f avx512vl rows; multi: avx512_32way leads the avx512f avx512vl rows$" \
+expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so d64: avx512_32way leads the avx512f avx512bw avx512vl rows; multi: avx512_32way leads the avx512f avx512bw avx512vl rows$" \
   "bench: the header says which depth ordered the AVX-512 rows" -- env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" $QUICK
 # A depth of 0, set or absent, puts avx512_32way behind avx512_16way: the header says that order, and how the 0 came.
 env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" -list-impls > "$tmp/order.tsv" 2>&1

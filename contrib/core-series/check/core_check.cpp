@@ -95,7 +95,7 @@ struct Rng {
 
 // What this CPU and OS offer, read here (not through Core).
 struct Cpu {
-    bool sse41{false}, xsave{false}, avx{false}, avx2{false}, shani{false}, avx512fvl{false};
+    bool sse41{false}, xsave{false}, avx{false}, avx2{false}, shani{false}, avx512fbwvl{false};
     uint32_t xcr0{0};
 };
 
@@ -113,7 +113,7 @@ Cpu ReadCpu()
         __cpuid_count(7, 0, a, b, cx, d);
         c.avx2 = (b >> 5) & 1;
         c.shani = (b >> 29) & 1;
-        c.avx512fvl = ((b >> 16) & 1) && ((b >> 31) & 1);
+        c.avx512fbwvl = ((b >> 16) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1);
     }
     if (c.xsave && c.avx) {
         uint32_t lo, hi;
@@ -146,7 +146,7 @@ std::string Expected(const Cpu& cpu, const Built& built, unsigned use, int band,
     const bool sse4 = (use & USE_SSE4) && cpu.sse41;
     const bool ymm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0x06) == 0x06;
     const bool zmm = cpu.xsave && cpu.avx && (cpu.xcr0 & 0xe6) == 0xe6;
-    const bool avx512 = (use & USE_AVX512) && cpu.avx512fvl && zmm && built.avx512;
+    const bool avx512 = (use & USE_AVX512) && cpu.avx512fbwvl && zmm && built.avx512;
     const bool shani = sse4 && (use & USE_SHANI) && cpu.shani && built.sse41 && built.shani;
     std::string multi = !(sse4 && avx512) ? "" : deep ? ",avx512(32way multi)" : ",avx512(16way multi)";
     const std::string d64_avx512 = !avx512 ? "" : deep ? ",avx512(16way),avx512(32way)" : ",avx512(16way)";
@@ -484,8 +484,8 @@ int main(int argc, char** argv)
     if (nist_dir.empty()) nist_dir = nist::VectorsDir();
 
     const Cpu cpu = ReadCpu();
-    std::printf("core_check: CPU sse4.1=%d avx=%d avx2=%d sha-ni=%d avx512f+vl=%d xcr0=0x%x\n", cpu.sse41, cpu.avx, cpu.avx2,
-                cpu.shani, cpu.avx512fvl, unsigned(cpu.xcr0));
+    std::printf("core_check: CPU sse4.1=%d avx=%d avx2=%d sha-ni=%d avx512f+bw+vl=%d xcr0=0x%x\n", cpu.sse41, cpu.avx, cpu.avx2,
+                cpu.shani, cpu.avx512fbwvl, unsigned(cpu.xcr0));
     // The patched dispatch measures the SHA unit; a CPU close to a threshold
     // (3: four streams; 1.2: five streams without AVX-512's lanes) may measure
     // either side of it from one call to the next: accept both.
@@ -500,7 +500,7 @@ int main(int argc, char** argv)
     std::printf("core_check: SHA unit overlap %.2f sha256rnds2 (four SHA-NI streams %s; five without AVX-512's lanes %s)\n",
                 overlap, near ? "either way: close to 3" : wide ? "expected" : "not expected",
                 near_low ? "either way: close to 1.2" : band >= 1 ? "expected" : "not expected");
-    const double depth = cpu.avx512fvl && (cpu.xcr0 & 0xe6) == 0xe6 && built.avx512 && sha256_avx512_multi::MeasureAddDepth
+    const double depth = cpu.avx512fbwvl && (cpu.xcr0 & 0xe6) == 0xe6 && built.avx512 && sha256_avx512_multi::MeasureAddDepth
                              ? sha256_avx512_multi::MeasureAddDepth() : 0;
     const bool deep = depth >= 4.0, near_deep = depth > 3.4 && depth < 4.6;
     std::printf("core_check: 512-bit add depth %.2f (32 lanes for SHA256DMulti %s)\n", depth,
@@ -537,7 +537,7 @@ int main(int argc, char** argv)
         const std::string forced = SHA256AutoDetect(sha256_implementation::USE_SSE4_AND_SHANI);
         Report(forced == "x86_shani(1way,2way,5way)", "USE_SSE4_AND_SHANI names SHA-NI 5-way where the unit overlaps more than one sha256rnds2: '" + forced + "'");
     }
-    if (cpu.avx512fvl && (cpu.xcr0 & 0xe6) == 0xe6 && cpu.sse41 && built.avx512) {
+    if (cpu.avx512fbwvl && (cpu.xcr0 & 0xe6) == 0xe6 && cpu.sse41 && built.avx512) {
         const std::string forced = SHA256AutoDetect(sha256_implementation::USE_SSE4_AND_AVX512);
         Report(forced.find("avx512(16way)") != std::string::npos, "USE_SSE4_AND_AVX512 names AVX-512 16-way: '" + forced + "'");
     }
