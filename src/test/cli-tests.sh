@@ -224,6 +224,11 @@ expect nonzero "matches no benchmark" "bench: -list with a -filter matching noth
 expect 0 "^SHA256_1M/basic" "bench: -list -filter=SHA256_1M/ lists that table" -- "$B" -list -filter=SHA256_1M/
 absent "^SHA256_1K/" "bench: ... and no other"
 expect 0 "." "bench: -list-impls with every feature hidden" -- env SHA256BENCH_HIDE_FEATURES=all "$B" -list-impls
+# The AVX-512 rows' byte swaps are vpshufb: with avx512bw hidden alone, every one
+# of them is not run and names it (or, in a build without them, is not built).
+env SHA256BENCH_HIDE_FEATURES=avx512bw "$B" -list > "$tmp/no-bw.txt" 2>&1
+check "bench: with avx512bw hidden, every AVX-512 row says the CPU lacks it" -- awk '/avx512_/ { n++; if ($0 !~ /# not run: CPU lacks [a-z0-9 ]*avx512bw/ && $0 !~ /# not built/) bad++ }
+  END { exit !(n > 0 && bad == 0) }' "$tmp/no-bw.txt"
 
 # SHA256BENCH_SHANI_OVERLAP replaces the measured SHA-NI overlap: malformed
 # values stop the program; 4 puts the wide_sha rows (column 10) first, 2 and 2.9
