@@ -95,6 +95,8 @@ compare() {  # compare <name> <BASE> <HEAD> [bench_bitcoin option]
     return 0
   fi
   sed 's/^/  | /' "$tmp/$1.err" | tail -5
+  # Its own last word, for the FAIL line (a CI summary shows only that line).
+  why=$(grep -v '^\[' "$tmp/$1.err" | grep . | tail -1 | cut -c1-300)
   return 1
 }
 
@@ -154,18 +156,20 @@ fi
 # again, and fails here; a burst of the host's load does not come back.
 judge() {
   rm -f "$tmp/retry"
+  why=
   if ! compare "$2" "$5" "$6" ${7:+"$7"}; then
-    bad "$1: bench-compare.sh failed (above)"; return 1
+    bad "$1: bench-compare.sh failed: ${why:-no message}"; return 1
   fi
   if res=$(verify "$tmp/$2/compare.json" "$3" "$tmp/retry"); then
     ok "$1: $res"
   elif [ -s "$tmp/retry" ] && [ $user_filter = no ]; then
     echo "ab-honesty: $1: undecided on the first runs: $res"
     echo "ab-honesty: measuring $(cat "$tmp/retry") again"
-    res2="bench-compare.sh failed (above)"
+    why= res2=
     if compare "$2-again" "$5" "$6" -filter="$(cat "$tmp/retry")" && res2=$(verify "$tmp/$2-again/compare.json" "$4"); then
       ok "$1: first runs: $res; those rows again: $res2"
     else
+      [ -n "$res2" ] || res2="bench-compare.sh failed: ${why:-no message}"
       bad "$1: first runs: $res; those rows again: $res2"
     fi
   else

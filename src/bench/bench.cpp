@@ -655,10 +655,15 @@ int RunAll(const Options& opts)
     // Measure, printing each table as it completes.
     std::vector<TableResult> results;
     int failures = 0;
+    std::string failed; // which rows, and why: the error line names them
     for (const auto& sel : selection) {
         results.push_back(Derive(sel, MeasureTable(sel, opts, info.rounds, info.machine.clock), info.machine.clock,
                                  opts.threads));
-        for (const Result& r : results.back().rows) failures += r.status == "failed";
+        for (const Result& r : results.back().rows) {
+            if (r.status != "failed") continue;
+            ++failures;
+            failed += (failed.empty() ? ": " : "; ") + r.bench->name + " (" + r.reason + ")";
+        }
         WriteMarkdownTable(stdout, results.back(), info.machine.emulated);
     }
 
@@ -684,7 +689,7 @@ int RunAll(const Options& opts)
         return 1;
     }
     if (failures) {
-        std::fprintf(stderr, "Error: %d benchmark(s) produced a wrong result\n", failures);
+        std::fprintf(stderr, "Error: %d benchmark(s) produced a wrong result%s\n", failures, failed.c_str());
         return 1;
     }
     return 0;
