@@ -318,9 +318,14 @@ run() {
   [ -n "$no_place" ] || place=-place=$(ab_place_offset "$1")
   # A fresh copy of the binary for every run (ab_fresh: its page-cache placement).
   # shellcheck disable=SC2086
-  if ! ab_fresh "$out" "$b" $opts $place -output-json="$out/pair-$nn-$2.json" > "$out/pair-$nn-$2.md" 2> "$out/pair-$nn-$2.err"; then
+  ab_fresh "$out" "$b" $opts $place -output-json="$out/pair-$nn-$2.json" > "$out/pair-$nn-$2.md" 2> "$out/pair-$nn-$2.err"
+  run_rc=$?
+  if [ $run_rc -ne 0 ]; then
     msg=$(grep -v '^\[' "$out/pair-$nn-$2.err" | grep . | tail -1)
-    die "$l: bench_bitcoin failed in pair $nn: ${msg:-no message} (output: $out/pair-$nn-$2.err)"
+    # A signal leaves no message of its own: its number says what happened.
+    how="exit $run_rc"
+    [ $run_rc -le 128 ] || how="killed by signal $((run_rc - 128))"
+    die "$l: bench_bitcoin failed in pair $nn ($how${place:+, $place}): ${msg:-no message} (output: $out/pair-$nn-$2.err)"
   fi
 }
 # An interrupted run leaves no copy of a binary behind (ab_fresh), nor an

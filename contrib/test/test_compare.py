@@ -586,6 +586,28 @@ class ScriptTests(unittest.TestCase, OneLineError):
         self.assertEqual({l for l in lines if l.startswith("list ")}, {"list " + mine})
         self.assertIn(f"on CPU {cpu}", p.stderr)
 
+    def failing_run(self, how):
+        """bench-compare.sh on a fake bench whose third measured run (pair 2's first) ends as `how`
+        says; returns the process."""
+        count = os.path.join(self.tmp, "count")
+        repo = self.measuring_repo("case \"$*\" in *-list*) exit 0 ;; esac\n"
+                                   "echo x >> '%s'\n[ \"$(wc -l < '%s')\" -ne 3 ] || { %s; }\n" % (count, count, how))
+        return run([BENCH_COMPARE, "--cache=" + os.path.join(self.tmp, "cache"), "--repo=" + repo, "--pairs=11",
+                    "--out=" + os.path.join(self.tmp, "out"), "HEAD", "HEAD"])
+
+    def test_a_failed_run_stops_the_comparison_naming_its_pair_status_place_and_message(self):
+        p = self.failing_run("echo '[t] round 1/3 ...' >&2; echo 'Error: 1 benchmark(s) produced a wrong result: "
+                             "R/x (digests differ)' >&2; echo '[t] after' >&2; exit 1")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        last = p.stderr.strip().splitlines()[-1]
+        self.assertRegex(last, r"bench_bitcoin failed in pair 02 \(exit 1, -place=2080\): Error: 1 benchmark\(s\) "
+                         r"produced a wrong result: R/x \(digests differ\) \(output: .*/pair-02-(base|head)\.err\)$")
+
+    def test_a_run_killed_by_a_signal_says_which(self):
+        p = self.failing_run("kill -SEGV $$")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("bench_bitcoin failed in pair 02 (killed by signal 11, -place=2080): ", p.stderr.strip().splitlines()[-1])
+
     def test_a_cpu_the_process_may_not_use_is_refused_before_any_build(self):
         bad = max(os.sched_getaffinity(0)) + 1
         for v in (str(bad), "x", "-1"):
