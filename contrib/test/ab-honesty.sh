@@ -95,8 +95,9 @@ compare() {  # compare <name> <BASE> <HEAD> [bench_bitcoin option]
     return 0
   fi
   sed 's/^/  | /' "$tmp/$1.err" | tail -5
-  # Its own last word, for the FAIL line (a CI summary shows only that line).
-  why=$(grep -v '^\[' "$tmp/$1.err" | grep . | tail -1 | cut -c1-300)
+  # Its own last word, for the FAIL line (a CI summary shows only that line),
+  # without its name and the path of a run's output, which goes with $tmp.
+  why=$(grep -v '^\[' "$tmp/$1.err" | grep . | tail -1 | sed -e 's/^bench-compare\.sh: //' -e 's/ (output: [^)]*)$//' | cut -c1-300)
   return 1
 }
 
