@@ -166,12 +166,13 @@ judge() {
   elif [ -s "$tmp/retry" ] && [ $user_filter = no ]; then
     echo "ab-honesty: $1: undecided on the first runs: $res"
     echo "ab-honesty: measuring $(cat "$tmp/retry") again"
-    why= res2=
-    if compare "$2-again" "$5" "$6" -filter="$(cat "$tmp/retry")" && res2=$(verify "$tmp/$2-again/compare.json" "$4"); then
+    why=
+    if ! compare "$2-again" "$5" "$6" -filter="$(cat "$tmp/retry")"; then
+      bad "$1: first runs: $res; those rows again: bench-compare.sh failed: ${why:-no message}"
+    elif res2=$(verify "$tmp/$2-again/compare.json" "$4"); then
       ok "$1: first runs: $res; those rows again: $res2"
     else
-      [ -n "$res2" ] || res2="bench-compare.sh failed: ${why:-no message}"
-      bad "$1: first runs: $res; those rows again: $res2"
+      bad "$1: first runs: $res; those rows again: ${res2:-the verdicts could not be read (above)}"
     fi
   else
     bad "$1: $res"
