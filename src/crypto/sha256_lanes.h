@@ -109,7 +109,8 @@ struct LanesBase {
 // legacy-SSE sha256rnds2 next to 512-bit code in zmm0-15 pays the SSE/AVX
 // transition penalty; see doc/d64.md.)
 struct NoSide {
-    SHA256_LANES_INLINE void Step(int) {}
+    // Unused in a file that includes this header only for what Lanes shares.
+    [[maybe_unused]] SHA256_LANES_INLINE void Step(int) {}
 };
 
 template <class L>

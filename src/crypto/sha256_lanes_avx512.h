@@ -25,9 +25,6 @@ struct Avx512 : LanesBase<Avx512> {
     static constexpr int N = 16;
     static constexpr bool SHORT_E_PATH = true;
     static inline V Add(V a, V b) { return _mm512_add_epi32(a, b); }
-    static inline V Xor(V a, V b) { return _mm512_xor_si512(a, b); }
-    static inline V And(V a, V b) { return _mm512_and_si512(a, b); }
-    static inline V Or(V a, V b) { return _mm512_or_si512(a, b); }
     template <int n>
     static inline V ShR(V a) { return _mm512_srli_epi32(a, n); }
     template <int n>
@@ -44,8 +41,6 @@ struct Avx512 : LanesBase<Avx512> {
     // them; from an immediate GCC's vpbroadcastd is a uop on port 5, which the
     // rounds need.
     static inline V Table(const uint32_t* table, int i) { return TableLoad(table, i); }
-    static inline V LoadState(const uint32_t* p) { return _mm512_loadu_si512(p); }
-    static inline void StoreState(uint32_t* p, V x) { _mm512_storeu_si512(p, x); }
 
     // Byte swap of each word: one vpshufb (AVX512BW). Without it, two
     // rotations and a vpternlogd: three operations, two of them on the pipes

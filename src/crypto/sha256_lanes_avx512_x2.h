@@ -35,9 +35,6 @@ struct Avx512x2 : sha256::lanes::LanesBase<Avx512x2> {
     static constexpr int N = 32;
     static constexpr bool SHORT_E_PATH = Avx512::SHORT_E_PATH;
     static SHA256_LANES_INLINE V Add(V a, V b) { return {Avx512::Add(a.lo, b.lo), Avx512::Add(a.hi, b.hi)}; }
-    static SHA256_LANES_INLINE V Xor(V a, V b) { return {Avx512::Xor(a.lo, b.lo), Avx512::Xor(a.hi, b.hi)}; }
-    static SHA256_LANES_INLINE V And(V a, V b) { return {Avx512::And(a.lo, b.lo), Avx512::And(a.hi, b.hi)}; }
-    static SHA256_LANES_INLINE V Or(V a, V b) { return {Avx512::Or(a.lo, b.lo), Avx512::Or(a.hi, b.hi)}; }
     template <int n>
     static SHA256_LANES_INLINE V ShR(V a) { return {Avx512::ShR<n>(a.lo), Avx512::ShR<n>(a.hi)}; }
     template <int n>
@@ -56,14 +53,6 @@ struct Avx512x2 : sha256::lanes::LanesBase<Avx512x2> {
     {
         const Z v = Avx512::Table(table, i);
         return {v, v};
-    }
-    static SHA256_LANES_INLINE void LoadBlocks(V* w, const unsigned char* const* p)
-    {
-        Z lo[16], hi[16];
-        Avx512::LoadBlocks(lo, p);
-        Avx512::LoadBlocks(hi, p + 16);
-#pragma GCC unroll 16
-        for (int i = 0; i < 16; ++i) w[i] = {lo[i], hi[i]};
     }
     static SHA256_LANES_INLINE void StoreContiguous(unsigned char* out, const V* s)
     {
@@ -214,7 +203,8 @@ SHA256_LANES_INLINE auto SetsInMemory(const V2* kw)
 
 //! Nothing to do beside the rounds (RoundsAndNext's `loop`).
 struct NoLoopWork {
-    void operator()(int) const {}
+    // Unused in a file whose every RoundsAndNext call has work beside it.
+    [[maybe_unused]] void operator()(int) const {}
 };
 
 //! s += 64 rounds of both sets on their states s, kw(r, k) giving set k's
@@ -333,7 +323,8 @@ struct Beside {
     alignas(64) Z rows[32];  // the inputs after the first transpose stage
     alignas(64) Z words[16]; // the digests byte-swapped and transposed in 128-bit lanes
 
-    SHA256_LANES_INLINE void Step(int r)
+    // Unused in a file without the D64 pipeline (the job kernels' file).
+    [[maybe_unused]] SHA256_LANES_INLINE void Step(int r)
     {
         const int q = r & 7, n = r >> 3;
         if (q == 1 && in) {
