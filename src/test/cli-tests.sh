@@ -708,20 +708,17 @@ elif [ -n "${CXX:-}" ] && [ -n "${TOP_SRCDIR:-}" ] && command -v python3 >/dev/n
   # CMakeLists.txt), each where this compiler takes it, as Core's
   # try_append_cxx_flags decides: with clang they include
   # -Wunused-member-function, which -Wall -Wextra do not.
+  takes() { echo 'int main() { return 0; }' | $CXX "$@" -Werror -x c++ -fsyntax-only - > /dev/null 2>&1; }
   core_warnings=
   for f in -Wall -Wextra -Wgnu "-Wformat -Wformat-security" -Wvla -Wshadow-field -Wthread-safety \
            -Wthread-safety-pointer -Wloop-analysis -Wredundant-decls -Wunused-member-function -Wdate-time \
            -Wconditional-uninitialized -Wduplicated-branches -Wduplicated-cond -Wlogical-op \
            -Woverloaded-virtual -Wsuggest-override -Wimplicit-fallthrough -Wunreachable-code \
            -Wdocumentation -Wself-assign -Wbidi-chars=any -Wundef; do
-    # shellcheck disable=SC2086 # CXX and f are word lists
-    if echo 'int main() { return 0; }' | $CXX $f -Werror -x c++ -fsyntax-only - > /dev/null 2>&1; then
-      core_warnings="$core_warnings $f"
-    fi
+    # shellcheck disable=SC2086 # f may be two flags
+    if takes $f; then core_warnings="$core_warnings $f"; fi
   done
-  if echo 'int main() { return 0; }' | $CXX -Wunused-parameter -Werror -x c++ -fsyntax-only - > /dev/null 2>&1; then
-    core_warnings="$core_warnings -Wno-unused-parameter"
-  fi
+  if takes -Wunused-parameter; then core_warnings="$core_warnings -Wno-unused-parameter"; fi
   check "core export: contrib/core-export.py writes the files" -- python3 "$E" --out="$tmp/core"
   python3 "$E" --list > "$tmp/exports.tsv"
   while IFS="$(printf '\t')" read -r path src kernel func defines flags; do
