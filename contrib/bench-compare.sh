@@ -50,6 +50,17 @@
 #   --jobs=N           make -jN (default: the number of CPUs)
 #   --cpu=N            run every measured run on CPU N (taskset), one this process
 #                      may use; the builds still use them all
+#   --shuffle-code     lay each pair's code out anew: both revisions are built with
+#                      -ffunction-sections (added to CXXFLAGS; part of the cache
+#                      key), and before each run its side's bench_bitcoin is linked
+#                      again (build-aux/relink-bench.mk, ld.gold) with its functions
+#                      in that pair's order (build-aux/code-order.py, seed = the
+#                      pair's number): a function shared by both sides lies at the
+#                      same place relative to the others on both, and elsewhere the
+#                      next pair. Without it each side is linked once, and where a
+#                      kernel lies can weigh on that side in every pair (up to 2%
+#                      on a lane row: doc/ab-testing.md). Needs ld.gold and readelf
+#                      (Debian's binutils); checked before anything is built.
 # An option given with an empty value is an error (--configure= alone: no
 # arguments). Options, both revisions, the cache and DIR are all checked before
 # anything is built, and so is a -filter that is not a valid regular
@@ -70,6 +81,7 @@ say() { echo "$me: $*" >&2; }
 script_dir=$(cd "$(dirname "$0")" && pwd)
 
 pairs= budget=120 fail_above= threshold= configure_args="CPPFLAGS=-DBENCH_RORX" cache= out= repo= jobs= cpu=
+shuffle=
 base= head= opts= have_time=no
 for a in "$@"; do
   case "$a" in
@@ -86,6 +98,7 @@ for a in "$@"; do
     --repo=*) repo=${a#--repo=} ;;
     --jobs=*) jobs=${a#--jobs=} ;;
     --cpu=*) cpu=${a#--cpu=} ;;
+    --shuffle-code) shuffle=yes ;;
     -h|--help) sed -n '3,/^# Exit:/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --*) die "unknown option $a (see contrib/bench-compare.sh --help)" ;;
     # First: options are word-split below, so '-rounds=3 -sanity-check' would pass the refusals as two.
@@ -145,10 +158,36 @@ key_cc=${CC:-gcc} key_cxx=${CXX:-g++}
 for w in $configure_args; do
   case "$w" in CC=*) key_cc=${w#CC=} ;; CXX=*) key_cxx=${w#CXX=} ;; esac
 done
+# --shuffle-code: -ffunction-sections joins CXXFLAGS (the one given in --configure,
+# else the environment's, else configure's own default), as one more configure
+# argument; and the tools it needs are checked now, before any build.
+shuffle_flags=
+if [ -n "$shuffle" ]; then
+  rest= shuffle_cxxflags=${CXXFLAGS--g -O2}
+  for w in $configure_args; do
+    case "$w" in CXXFLAGS=*) shuffle_cxxflags=${w#CXXFLAGS=} ;; *) rest="$rest${rest:+ }$w" ;; esac
+  done
+  configure_args=$rest
+  shuffle_flags="CXXFLAGS=$shuffle_cxxflags${shuffle_cxxflags:+ }-ffunction-sections"
+  for t in readelf nm python3; do
+    command -v $t > /dev/null 2>&1 || die "--shuffle-code needs $t (Debian: binutils, python3); nothing was built"
+  done
+  lt=$(mktemp -d "${TMPDIR:-/tmp}/bench-compare-gold.XXXXXX") || die "mktemp failed"
+  printf 'int main() { return 0; }\n' > "$lt/t.cpp"
+  : > "$lt/order"
+  if ! $key_cxx -fuse-ld=gold -Wl,--section-ordering-file="$lt/order" -o "$lt/t" "$lt/t.cpp" > "$lt/log" 2>&1; then
+    why=$(grep . "$lt/log" | tail -1)
+    rm -rf "$lt"
+    die "--shuffle-code needs '$key_cxx -fuse-ld=gold' to link (Debian: binutils, or binutils-gold): ${why:-it failed}; nothing was built"
+  fi
+  rm -rf "$lt"
+fi
 # shellcheck disable=SC2086
-key_text=$(printf 'configure: %s\nCC=%s\nCXX=%s\nCPPFLAGS=%s\nCXXFLAGS=%s\nLDFLAGS=%s\ncc: %s\nc++: %s\n' \
+key_text=$(printf 'configure: %s\nCC=%s\nCXX=%s\nCPPFLAGS=%s\nCXXFLAGS=%s\nLDFLAGS=%s\ncc: %s\nc++: %s\n%s' \
   "$configure_args" "${CC-}" "${CXX-}" "${CPPFLAGS-}" "${CXXFLAGS-}" "${LDFLAGS-}" \
-  "$($key_cc --version 2> /dev/null | head -1)" "$($key_cxx --version 2> /dev/null | head -1)")
+  "$($key_cc --version 2> /dev/null | head -1)" "$($key_cxx --version 2> /dev/null | head -1)" \
+  "${shuffle_flags:+shuffle-code: $shuffle_flags
+}")
 cfg_key=$(printf '%s' "$key_text" | sha256sum | cut -c1-8)
 
 # A -filter that is not a valid regular expression fails now, not after two
@@ -244,6 +283,7 @@ build_into() {
     || die "$1 $label: autogen.sh failed; log: $log"
   # configure_args is word-split on purpose (e.g. --configure="CPPFLAGS=-DBENCH_RORX CXX=clang++").
   step "$1 configure" "$log" sh -c 'cd "$1" && shift && "$@"' sh "$dir/build" "$dir/src/configure" $configure_args \
+    ${shuffle_flags:+"$shuffle_flags"} \
     || die "$1 $label failed to configure; log: $log"
   step "$1 make" "$log" make -C "$dir/build/src" -j"$jobs" bench/bench_bitcoin \
     || die "$1 $label failed to build; log: $log"
@@ -310,16 +350,39 @@ if [ -z "$out" ]; then
   out=$(mktemp -d "$cache/runs/$(date -u +%Y%m%dT%H%M%SZ)-XXXX") || die "cannot create a run directory in $cache/runs"
 fi
 
+# relink <n> <side> <binary>: with --shuffle-code, that side's bench_bitcoin linked
+# again, with its functions in pair n's order, in a directory of its own under
+# $out (_link; libtool leaves files beside what it links), removed after the
+# run; sets b to it and logs the layout's digest (its code symbols and their
+# addresses) in code-layout.txt, so the runs show what they ran.
+# shellcheck disable=SC2317 # called by run, through ab_pairs
+relink() {
+  src=${3%/bench/bench_bitcoin}
+  _link=$out/.link-$2
+  rm -rf "$_link"
+  mkdir "$_link" || die "cannot create $_link"
+  "$script_dir/../build-aux/code-order.py" "$1" "$src" > "$_link/order" 2> "$_link/err" \
+    || die "$l: cannot order its functions for pair $1: $(tail -1 "$_link/err")"
+  make -s -C "$src" -f Makefile -f "$script_dir/../build-aux/relink-bench.mk" -o Makefile \
+    RELINK_OUT="$_link/bench_bitcoin" RELINK_LDFLAGS="-fuse-ld=gold -Wl,--section-ordering-file=$_link/order" \
+    relink-bench > "$_link/err" 2>&1 || die "$l: cannot link it again for pair $1: $(grep . "$_link/err" | tail -1)"
+  b=$_link/bench_bitcoin
+  printf '%s %s %s\n' "$nn" "$2" "$(nm -n --defined-only "$b" | grep ' [Tt] ' | sha256sum | cut -c1-16)" \
+    >> "$out/code-layout.txt"
+}
+
 # run <n> <base|head>: one measured run writing pair-NN-<side>.json.
 run() {
   nn=$(printf '%02d' "$1")
   if [ "$2" = base ]; then b=$base_bin; l="BASE $base_label"; else b=$head_bin; l="HEAD $head_label"; fi
+  [ -z "$shuffle" ] || relink "$1" "$2" "$b"
   place=
   [ -n "$no_place" ] || place=-place=$(ab_place_offset "$1")
   # A fresh copy of the binary for every run (ab_fresh: its page-cache placement).
   # shellcheck disable=SC2086
   ab_fresh "$out" "$b" $opts $place -output-json="$out/pair-$nn-$2.json" > "$out/pair-$nn-$2.md" 2> "$out/pair-$nn-$2.err"
   run_rc=$?
+  [ -z "$shuffle" ] || { rm -rf "$_link"; _link=; }
   if [ $run_rc -ne 0 ]; then
     msg=$(grep -v '^\[' "$out/pair-$nn-$2.err" | grep . | tail -1)
     # A signal leaves no message of its own: its number says what happened.
@@ -330,7 +393,7 @@ run() {
 }
 # An interrupted run leaves no copy of a binary behind (ab_fresh), nor an
 # empty directory it made.
-trap '[ -z "${_ab_copy:-}" ] || rm -f "$_ab_copy"; [ -z "${made_out:-}" ] || { [ -z "$(ls -A "$out" 2> /dev/null)" ] && rmdir "$out" 2> /dev/null; }' EXIT
+trap '[ -z "${_ab_copy:-}" ] || rm -f "$_ab_copy"; [ -z "${_link:-}" ] || rm -rf "$_link"; [ -z "${made_out:-}" ] || { [ -z "$(ls -A "$out" 2> /dev/null)" ] && rmdir "$out" 2> /dev/null; }' EXIT
 trap 'exit 130' INT TERM
 
 # Pinned only now (--cpu): the builds above used every CPU.
@@ -380,6 +443,11 @@ if [ -n "$no_place" ]; then
   printf '\nPlacement: none; %s built without bench_bitcoin -place, so each run left its rows'"'"' outputs where its heap put them, and a small row'"'"'s time can move with that on one side (doc/ab-testing.md).\n' "$no_place" >> "$out/compare.md"
 else
   printf '\nPlacement: each row'"'"'s output started at the same offset in a page on both sides of a pair (bench_bitcoin -place), pairs 1 to %s: %s bytes.\n' "$pairs" "$(ab_place_offsets "$pairs")" >> "$out/compare.md"
+fi
+if [ -n "$shuffle" ]; then
+  printf '\nCode placement: both builds'"'"' functions (-ffunction-sections) linked in a new order each pair, a shared function in the same relative order on both sides (ld.gold --section-ordering-file; build-aux/code-order.py, seeds 1 to %s; each run'"'"'s layout digest in code-layout.txt).\n' "$pairs" >> "$out/compare.md"
+else
+  printf '\nCode placement: each side linked once, its functions at the same addresses in every pair; where a kernel lies can move its row by itself (up to 2%% on a lane row, doc/ab-testing.md), so a change that small may be placement: --shuffle-code draws it anew each pair.\n' >> "$out/compare.md"
 fi
 cat "$out/compare.md"
 # The chart: python3 with matplotlib (the one on PATH, else Debian's: a pyenv or
