@@ -30,6 +30,7 @@ done
 # bench (the default: build, bench and make check), all (--all), core (--core).
 pkgs=$(sed -e 's/#.*//' -e '/^ *$/d' <<'EOF_PKGS'
 build-essential               bench all core
+binutils                      bench all
 autoconf                      bench all
 automake                      bench all
 libtool                       bench all

@@ -20,6 +20,8 @@
 #     independence now and then). When only such rows miss, they are measured
 #     once more on fresh pairs and must then read as expected: a real change
 #     reads the same twice. contrib/test/ab_honesty_verify.py holds the rules.
+# Both run with --shuffle-code (a new function order each pair, the same on
+# both sides), and each checks that the runs' code layouts were so.
 # The source is this tree as it is (tracked files and untracked ones git does
 # not ignore; a release tree works too), copied into a scratch git repository
 # in a temporary directory; the delay is patched there only, never into this tree.
@@ -91,7 +93,7 @@ verify() {
 
 compare() {  # compare <name> <BASE> <HEAD> [bench_bitcoin option]
   if "$top/contrib/bench-compare.sh" --repo="$scratch" --cache="$cache" --pairs="$pairs" --out="$tmp/$1" \
-       --threshold="$threshold" "$2" "$3" $opts ${4:+"$4"} > "$tmp/$1.md" 2> "$tmp/$1.err"; then
+       --threshold="$threshold" --shuffle-code "$2" "$3" $opts ${4:+"$4"} > "$tmp/$1.md" 2> "$tmp/$1.err"; then
     return 0
   fi
   sed 's/^/  | /' "$tmp/$1.err" | tail -5
@@ -160,6 +162,12 @@ judge() {
   why=
   if ! compare "$2" "$5" "$6" ${7:+"$7"}; then
     bad "$1: bench-compare.sh failed: ${why:-no message}"; return 1
+  fi
+  # --shuffle-code: each pair one layout on both sides, a new one each pair.
+  if res=$(verify --layout "$tmp/$2/code-layout.txt" "$pairs" 2>&1); then
+    ok "$1: $res"
+  else
+    bad "$1: $(printf '%s' "$res" | tr '\n' ' ')"
   fi
   if res=$(verify "$tmp/$2/compare.json" "$3" "$tmp/retry"); then
     ok "$1: $res"

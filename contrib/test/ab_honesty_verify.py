@@ -24,6 +24,13 @@ and a second look of the same rows, checked as "none" without a retry file,
 must read "no change". Prints one summary line (then a line per wrong row);
 exit 0 when nothing is wrong, 1 otherwise, 2 on a usage or input error (one
 line).
+
+  ab_honesty_verify.py --layout <code-layout.txt> <pairs>
+
+The code placement of a bench-compare.sh --shuffle-code run: every pair 1 to
+<pairs> ran both sides, in one layout (the same digest: both builds' functions
+in the pair's order, and they have the same code), and no two pairs ran the
+same layout. Same output and exit codes.
 """
 import json
 import re
@@ -78,7 +85,43 @@ def verify(doc, mode):
     return (1 if wrong else 0), lines, retry
 
 
+def verify_layout(text, pairs):
+    """(exit code, summary lines) of a code-layout.txt: lines "NN side digest"."""
+    runs = {}
+    for line in text.splitlines():
+        nn, side, digest = line.split()
+        if side not in ("base", "head") or (int(nn), side) in runs:
+            raise ValueError(f"unexpected line {line!r}")
+        runs[int(nn), side] = digest
+    wrong = []
+    for n in range(1, pairs + 1):
+        b, h = runs.get((n, "base")), runs.get((n, "head"))
+        if b is None or h is None:
+            wrong.append(f"pair {n}: {'no base run' if b is None else 'no head run'}")
+        elif b != h:
+            wrong.append(f"pair {n}: the sides ran different layouts ({b}, {h})")
+    extra = sorted(n for n, _ in runs if not 1 <= n <= pairs)
+    if extra:
+        wrong.append(f"runs of pairs beyond {pairs}: {extra}")
+    layouts = [runs[n, "base"] for n in range(1, pairs + 1) if (n, "base") in runs]
+    if len(set(layouts)) != len(layouts):
+        wrong.append(f"{len(layouts)} pairs ran only {len(set(layouts))} layouts (a layout repeated)")
+    if wrong:
+        return 1, [f"code placement: {len(wrong)} wrong"] + ["  " + w for w in wrong]
+    return 0, [f"code placement: {pairs} pairs, {len(set(layouts))} layouts, each the same on both sides of its pair"]
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--layout":
+        try:
+            pairs = int(argv[3])
+            with open(argv[2]) as f:
+                rc, lines = verify_layout(f.read(), pairs)
+        except (OSError, ValueError) as e:
+            print(f"ab_honesty_verify.py: {argv[2]}: {type(e).__name__}: {e}", file=sys.stderr)
+            return 2
+        print("\n".join(lines))
+        return rc
     if len(argv) not in (3, 4) or argv[2] not in ("none", "portable", "portable-again"):
         print("ab_honesty_verify.py: usage: ab_honesty_verify.py <compare.json> none|portable|portable-again [retry-file]",
               file=sys.stderr)

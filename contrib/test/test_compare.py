@@ -34,6 +34,7 @@ CHECK_ORDER = os.path.join(CONTRIB, "check-order.py")
 COMPARE = os.path.join(CONTRIB, "compare.py")
 REPORT = os.path.join(CONTRIB, "bench_report.py")
 REPORT_PLOT = os.path.join(CONTRIB, "bench_report_plot.py")
+CODE_ORDER = os.path.join(TOP, "build-aux", "code-order.py")
 
 
 def measured():
@@ -407,6 +408,23 @@ class ScriptTests(unittest.TestCase, OneLineError):
                 self.assertEqual(built, [], "a build started before the error")
         self.assertEqual(os.listdir(full), ["old-run.json"])
 
+    def test_shuffle_code_without_gold_is_refused_before_any_build(self):
+        # A C++ compiler that cannot link with -fuse-ld=gold (no ld.gold): one line, nothing built.
+        fakebin = os.path.join(self.tmp, "bin")
+        os.mkdir(fakebin)
+        with open(os.path.join(fakebin, "nogold++"), "w") as f:
+            f.write("#!/bin/sh\ncase \"$*\" in *--version*) echo 'nogold++ (fake) 1' ;;\n"
+                    "*) echo \"collect2: fatal error: cannot find 'ld'\" >&2; exit 1 ;; esac\n")
+        os.chmod(os.path.join(fakebin, "nogold++"), 0o755)
+        cache = os.path.join(self.tmp, "cache")
+        env = dict(os.environ, PATH=fakebin + os.pathsep + os.environ["PATH"], CXX="nogold++")
+        p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + self.fake_repo(), "--shuffle-code", "HEAD", "HEAD"],
+                env=env)
+        self.assertOneLineError(p, text="--shuffle-code needs 'nogold++ -fuse-ld=gold' to link")
+        self.assertIn("cannot find 'ld'", p.stderr)
+        built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
+        self.assertEqual(built, [], "a build started before the error")
+
     def test_a_cache_path_autotools_refuse_is_refused_before_any_build(self):
         for name, text in (("c ache", "a space"), ("c$", "a '$'"), ('c"', "a double quote")):
             with self.subTest(name):
@@ -659,6 +677,59 @@ class ScriptTests(unittest.TestCase, OneLineError):
         # Not marked as built: a second attempt builds again (and fails again), never a stale success.
         p = self.sh("--repo=" + repo, "--jobs=1", "HEAD", "WORKTREE")
         self.assertIn("failed to build", p.stderr)
+
+
+class CodeOrderTests(unittest.TestCase, OneLineError):
+    """build-aux/code-order.py: the order of a pair's functions for bench-compare.sh --shuffle-code."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def objects(self, name, functions, flags=("-ffunction-sections",)):
+        """A directory holding one object with the extern "C" functions named, compiled with flags."""
+        d = os.path.join(self.tmp, name)
+        os.makedirs(d)
+        src = os.path.join(d, "f.cpp")
+        with open(src, "w") as f:
+            f.write("".join(f'extern "C" int {fn}(int x) {{ return x * {i + 3} + {len(fn)}; }}\n'
+                            for i, fn in enumerate(functions)))
+        p = run(["g++", "-O1", "-c", *flags, "-o", os.path.join(d, "f.o"), src])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return d
+
+    def order(self, seed, *dirs):
+        p = run([CODE_ORDER, str(seed), *dirs])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stdout.splitlines()
+
+    def test_shared_functions_keep_one_relative_order_and_each_seed_draws_a_new_one(self):
+        shared = [f"shared_{i}" for i in range(12)]
+        base = self.objects("base", shared + ["only_base_a", "only_base_b"])
+        head = self.objects("head", ["only_head"] + shared)
+        seen = set()
+        for seed in range(1, 6):
+            b, h = self.order(seed, base), self.order(seed, head)
+            self.assertEqual(sorted(b), sorted(".text." + f for f in shared + ["only_base_a", "only_base_b"]))
+            self.assertEqual(sorted(h), sorted(".text." + f for f in shared + ["only_head"]))
+            common = [n for n in b if n in h]
+            self.assertEqual(common, [n for n in h if n in b], f"seed {seed}: the sides order shared functions apart")
+            self.assertEqual(self.order(seed, base), b, f"seed {seed}: not the same order twice")
+            seen.add(tuple(common))
+        self.assertEqual(len(seen), 5, "two seeds drew the same order")
+
+    def test_objects_without_function_sections_are_refused(self):
+        d = self.objects("plain", ["f", "g"], flags=())
+        p = run([CODE_ORDER, "1", d])
+        self.assertOneLineError(p, text="no .text.* section under")
+
+    def test_usage(self):
+        for args, text in (([], "usage"), (["1"], "usage"), (["", self.tmp], "usage"),
+                           (["1", os.path.join(self.tmp, "none")], "not a directory")):
+            with self.subTest(args):
+                self.assertOneLineError(run([CODE_ORDER, *args]), text=text)
 
 
 class MergeTests(unittest.TestCase, OneLineError):

@@ -835,6 +835,29 @@ class AbHonestyVerify(ToolCase):
         self.assert_one_line_error(rc, err, "ab_honesty_verify.py", "usage")
 
 
+    def layout(self, lines, pairs):
+        rc, out, err = self.run_tool(self.VERIFY, "--layout", self.write("code-layout.txt", "".join(
+            f"{n:02d} {side} {digest}\n" for n, side, digest in lines)), str(pairs))
+        return rc, out, err
+
+    def test_code_placement_one_layout_a_pair_a_new_one_each_pair(self):
+        good = [(n, side, f"d{n}") for n in (1, 2, 3) for side in (("base", "head") if n % 2 else ("head", "base"))]
+        rc, out, _ = self.layout(good, 3)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("3 pairs, 3 layouts, each the same on both sides", out)
+        cases = {"the sides ran different layouts": [(1, "base", "d1"), (1, "head", "x")] + good[2:],
+                 "a layout repeated": [(n, s, "d") for n, s, _ in good],
+                 "no head run": good[:1] + good[2:],
+                 "runs of pairs beyond 3": good + [(4, "base", "d4"), (4, "head", "d4")]}
+        for text, lines in cases.items():
+            with self.subTest(text):
+                rc, out, _ = self.layout(lines, 3)
+                self.assertEqual(rc, 1, out)
+                self.assertIn(text, out)
+        rc, out, err = self.run_tool(self.VERIFY, "--layout", self.write("bad.txt", "01 base\n"), "1")
+        self.assert_one_line_error(rc, err, "ab_honesty_verify.py", "ValueError")
+
+
 class SharedCoreThreshold(unittest.TestCase):
     """One threshold for a shared core, written twice: bench_bitcoin's (src/bench/bench.h) and
     bench_compare.py's, which core_bench_json.py imports for core-patch.sh --ab's summary line.
