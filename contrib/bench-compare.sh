@@ -58,9 +58,9 @@
 #                      pair's number): a function shared by both sides lies at the
 #                      same place relative to the others on both, and elsewhere the
 #                      next pair. Without it each side is linked once, and where a
-#                      kernel lies can weigh on that side in every pair (up to 2%
-#                      on a lane row: doc/ab-testing.md). Needs ld.gold and readelf
-#                      (Debian's binutils); checked before anything is built.
+#                      kernel lies can weigh on that side in every pair
+#                      (doc/ab-testing.md). Needs ld.gold and readelf (Debian's
+#                      binutils); checked before anything is built.
 # An option given with an empty value is an error (--configure= alone: no
 # arguments). Options, both revisions, the cache and DIR are all checked before
 # anything is built, and so is a -filter that is not a valid regular
@@ -447,7 +447,7 @@ fi
 if [ -n "$shuffle" ]; then
   printf '\nCode placement: both builds'"'"' functions (-ffunction-sections) linked in a new order each pair, a shared function in the same relative order on both sides (ld.gold --section-ordering-file; build-aux/code-order.py, seeds 1 to %s; each run'"'"'s layout digest in code-layout.txt).\n' "$pairs" >> "$out/compare.md"
 else
-  printf '\nCode placement: each side linked once, its functions at the same addresses in every pair; where a kernel lies can move its row by itself (up to 2%% on a lane row, doc/ab-testing.md), so a change that small may be placement: --shuffle-code draws it anew each pair.\n' >> "$out/compare.md"
+  printf '\nCode placement: each side linked once, its code laid out the same way in every pair; where a kernel lies relative to its callees can move its row by itself, so a small change in a kernel row may be placement (doc/ab-testing.md); --shuffle-code draws it anew each pair.\n' >> "$out/compare.md"
 fi
 cat "$out/compare.md"
 # The chart: python3 with matplotlib (the one on PATH, else Debian's: a pyenv or

@@ -575,6 +575,8 @@ class ScriptTests(unittest.TestCase, OneLineError):
         self.assertTrue(all(o % 16 == 0 and 0 <= o < 4096 for o in offsets), offsets)
         self.assertIn("Placement: each row's output started at the same offset in a page on both sides of a pair "
                       f"(bench_bitcoin -place), pairs 1 to 11: {', '.join(map(str, offsets))} bytes.", md)
+        # Without --shuffle-code the code's layout is one a side, and the table says so.
+        self.assertIn("Code placement: each side linked once, its code laid out the same way in every pair", md)
 
     def test_a_build_without_place_runs_unplaced_and_the_table_says_so(self):
         runs, md = self.placed_runs(False)
