@@ -183,11 +183,12 @@ if [ -n "$shuffle" ]; then
   rm -rf "$lt"
 fi
 # shellcheck disable=SC2086
-key_text=$(printf 'configure: %s\nCC=%s\nCXX=%s\nCPPFLAGS=%s\nCXXFLAGS=%s\nLDFLAGS=%s\ncc: %s\nc++: %s\n%s' \
+# (Without --shuffle-code its line is empty, and $(...) drops it: the key of a
+# build without it is what it was before the option.)
+key_text=$(printf 'configure: %s\nCC=%s\nCXX=%s\nCPPFLAGS=%s\nCXXFLAGS=%s\nLDFLAGS=%s\ncc: %s\nc++: %s\n%s\n' \
   "$configure_args" "${CC-}" "${CXX-}" "${CPPFLAGS-}" "${CXXFLAGS-}" "${LDFLAGS-}" \
   "$($key_cc --version 2> /dev/null | head -1)" "$($key_cxx --version 2> /dev/null | head -1)" \
-  "${shuffle_flags:+shuffle-code: $shuffle_flags
-}")
+  "${shuffle_flags:+shuffle-code: $shuffle_flags}")
 cfg_key=$(printf '%s' "$key_text" | sha256sum | cut -c1-8)
 
 # A -filter that is not a valid regular expression fails now, not after two

@@ -373,6 +373,19 @@ class ScriptTests(unittest.TestCase, OneLineError):
     def test_unknown_revision_is_named(self):
         self.assertOneLineError(self.sh("no-such-revision-xyz", "HEAD"), text="'no-such-revision-xyz' is not a commit")
 
+    def assertNothingBuilt(self, cache):
+        built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
+        self.assertEqual(built, [], "a build started before the error")
+
+    def fake_tool(self, name, script):
+        """An executable `name` running the sh script, in a directory returned for PATH."""
+        fakebin = os.path.join(self.tmp, "bin")
+        os.makedirs(fakebin, exist_ok=True)
+        with open(os.path.join(fakebin, name), "w") as f:
+            f.write("#!/bin/sh\n" + script)
+        os.chmod(os.path.join(fakebin, name), 0o755)
+        return fakebin
+
     def fake_repo(self):
         """A one-commit repository whose build fails at once (its autogen.sh makes no configure)."""
         repo = os.path.join(self.tmp, "repo")
@@ -404,26 +417,20 @@ class ScriptTests(unittest.TestCase, OneLineError):
             with self.subTest(args):
                 p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + repo, *args])
                 self.assertOneLineError(p, text=text)
-                built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
-                self.assertEqual(built, [], "a build started before the error")
+                self.assertNothingBuilt(cache)
         self.assertEqual(os.listdir(full), ["old-run.json"])
 
     def test_shuffle_code_without_gold_is_refused_before_any_build(self):
         # A C++ compiler that cannot link with -fuse-ld=gold (no ld.gold): one line, nothing built.
-        fakebin = os.path.join(self.tmp, "bin")
-        os.mkdir(fakebin)
-        with open(os.path.join(fakebin, "nogold++"), "w") as f:
-            f.write("#!/bin/sh\ncase \"$*\" in *--version*) echo 'nogold++ (fake) 1' ;;\n"
-                    "*) echo \"collect2: fatal error: cannot find 'ld'\" >&2; exit 1 ;; esac\n")
-        os.chmod(os.path.join(fakebin, "nogold++"), 0o755)
+        fakebin = self.fake_tool("nogold++", "case \"$*\" in *--version*) echo 'nogold++ (fake) 1' ;;\n"
+                                 "*) echo \"collect2: fatal error: cannot find 'ld'\" >&2; exit 1 ;; esac\n")
         cache = os.path.join(self.tmp, "cache")
         env = dict(os.environ, PATH=fakebin + os.pathsep + os.environ["PATH"], CXX="nogold++")
         p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + self.fake_repo(), "--shuffle-code", "HEAD", "HEAD"],
                 env=env)
         self.assertOneLineError(p, text="--shuffle-code needs 'nogold++ -fuse-ld=gold' to link")
         self.assertIn("cannot find 'ld'", p.stderr)
-        built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
-        self.assertEqual(built, [], "a build started before the error")
+        self.assertNothingBuilt(cache)
 
     def test_a_cache_path_autotools_refuse_is_refused_before_any_build(self):
         for name, text in (("c ache", "a space"), ("c$", "a '$'"), ('c"', "a double quote")):
@@ -477,8 +484,7 @@ class ScriptTests(unittest.TestCase, OneLineError):
         cache = os.path.join(self.tmp, "cache")
         p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + self.fake_repo(), "HEAD", "HEAD", "-filter=("])
         self.assertOneLineError(p, text="-filter=( is not a valid regular expression")
-        built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
-        self.assertEqual(built, [], "a build started before the error")
+        self.assertNothingBuilt(cache)
 
     def test_a_filter_matching_nothing_leaves_no_run_directory(self):
         # bench_bitcoin -list refuses the filter (as a run does): refused before
@@ -497,11 +503,8 @@ class ScriptTests(unittest.TestCase, OneLineError):
         repo = self.building_repo("#!/bin/sh\necho 'Error: stop here' >&2\nexit 1\n")
         cache = os.path.join(self.tmp, "cache")
         fakebin = os.path.join(self.tmp, "bin")
-        os.mkdir(fakebin)
         def compiler(version):
-            with open(os.path.join(fakebin, "g++"), "w") as f:
-                f.write(f"#!/bin/sh\necho 'g++ (fake) {version}'\n")
-            os.chmod(os.path.join(fakebin, "g++"), 0o755)
+            self.fake_tool("g++", f"echo 'g++ (fake) {version}'\n")
         def base_line(**env):
             e = dict(os.environ, PATH=fakebin + os.pathsep + os.environ["PATH"])
             for k in ("CC", "CXX", "CPPFLAGS", "CXXFLAGS", "LDFLAGS"):
@@ -635,8 +638,7 @@ class ScriptTests(unittest.TestCase, OneLineError):
                 cache = os.path.join(self.tmp, "c" + v)
                 p = run([BENCH_COMPARE, "--cache=" + cache, "--repo=" + self.fake_repo(), f"--cpu={v}", "HEAD", "HEAD"])
                 self.assertOneLineError(p, text=f"--cpu={v}: expected one of the CPUs this process may use")
-                built = [d for d in os.listdir(cache) if d != "runs"] if os.path.isdir(cache) else []
-                self.assertEqual(built, [], "a build started before the error")
+                self.assertNothingBuilt(cache)
                 shutil.rmtree(os.path.join(self.tmp, "repo"))
 
     def test_place_by_hand_is_refused(self):
