@@ -182,9 +182,9 @@ if [ -n "$shuffle" ]; then
   fi
   rm -rf "$lt"
 fi
-# shellcheck disable=SC2086
 # (Without --shuffle-code its line is empty, and $(...) drops it: the key of a
 # build without it is what it was before the option.)
+# shellcheck disable=SC2086
 key_text=$(printf 'configure: %s\nCC=%s\nCXX=%s\nCPPFLAGS=%s\nCXXFLAGS=%s\nLDFLAGS=%s\ncc: %s\nc++: %s\n%s\n' \
   "$configure_args" "${CC-}" "${CXX-}" "${CPPFLAGS-}" "${CXXFLAGS-}" "${LDFLAGS-}" \
   "$($key_cc --version 2> /dev/null | head -1)" "$($key_cxx --version 2> /dev/null | head -1)" \
