@@ -307,54 +307,80 @@ const V2* PadKWLanes()
     return reinterpret_cast<const V2*>(table.v);
 }
 
-//! D64Pipelined's work outside its rounds, beside the rounds of its block
+//! The pipeline's work outside its rounds, beside the rounds of its block
 //! with no schedule beside them (the second hash's, LoneBlock), whose
 //! chains leave the vector unit idle part of the time: the next group's
-//! inputs loaded and transposed into the schedule's window, and the
-//! previous second hash's digests transposed and stored. Each is cut into
-//! pieces a few rounds apart that pass through memory: the two sets' rounds
-//! leave no registers to hold them. Between the blocks, that work waited on
-//! one block's end or held up the next block's start.
+//! inputs loaded into the schedule's window (In::Piece, 16 pieces), and the
+//! previous second hash's digests stored (Out::Piece, 8 pieces). Each is cut
+//! into pieces a few rounds apart that pass through memory: the two sets'
+//! rounds leave no registers to hold them. Between the blocks, that work
+//! waited on one block's end or held up the next block's start.
+template <class In, class Out>
 struct Beside {
-    const unsigned char* in = nullptr; // the next group's 32 inputs, or none
+    In* in = nullptr;
     Z (*window)[64] = nullptr;
-    const Pair* done = nullptr; // 32 digests to store at out, or none
-    unsigned char* out = nullptr;
-    alignas(64) Z rows[32];  // the inputs after the first transpose stage
-    alignas(64) Z words[16]; // the digests byte-swapped and transposed in 128-bit lanes
+    size_t next = 0;            // the group whose inputs to load
+    bool load = false;          // whether there is one
+    Out* out = nullptr;
+    const Pair* done = nullptr; // 32 digests to store as group `stored`, or none
+    size_t stored = 0;
 
     // Unused in a file without the D64 pipeline (the job kernels' file).
     [[maybe_unused]] SHA256_LANES_INLINE void Step(int r)
     {
         const int q = r & 7, n = r >> 3;
-        if (q == 1 && in) {
-            if (n < 4) {
-                Rows(2 * n);
-                Rows(2 * n + 1);
-            } else {
-                Words(2 * n - 8);
-                Words(2 * n - 7);
-            }
+        if (q == 1 && load) {
+            in->Piece(window, next, 2 * n);
+            in->Piece(window, next, 2 * n + 1);
         }
-        if (q == 5 && done) Digests(n);
+        if (q == 5 && done) out->Piece(stored, done, n);
     }
-    // Piece i of 8: Avx512::LoadBlocks's first stage, rows 4i..4i+3.
-    SHA256_LANES_INLINE void Rows(int i)
+};
+
+//! The inputs of SHA256D64: group g is the 32 inputs at src + 2048 g,
+//! loaded and transposed (Avx512::LoadContiguous), byte-swapped.
+struct ContiguousIn {
+    const unsigned char* src;
+    alignas(64) Z rows[32]; // the inputs after the first transpose stage
+
+    // Unused, as Piece, in a file without the D64 pipeline (the job kernels' file).
+    [[maybe_unused]] SHA256_LANES_INLINE void Load(Z (*window)[64], size_t g)
     {
-        const unsigned char* p = in + 64 * 4 * i;
-        Avx512::LoadRows(rows + 4 * i, [p](int j) { return p + 64 * j; });
+#pragma GCC unroll 1
+        for (int k = 0; k < 2; ++k) Avx512::LoadContiguous(window[k], src + 64 * (32 * g + 16 * k));
     }
-    // Piece i of 8: the rest of LoadBlocks, words j, 4 + j, 8 + j, 12 + j of set k.
-    SHA256_LANES_INLINE void Words(int i)
+    // Pieces 0..7: Avx512::LoadBlocks's first stage, rows 4p..4p+3; pieces
+    // 8..15: the rest, words j, 4 + j, 8 + j, 12 + j of set (p - 8) / 4.
+    [[maybe_unused]] SHA256_LANES_INLINE void Piece(Z (*window)[64], size_t g, int p)
     {
-        const int k = i >> 2;
-        Avx512::GatherWords(window[k], rows + 16 * k, i & 3);
+        const unsigned char* in = src + 64 * 32 * g;
+        if (p < 8) {
+            const unsigned char* q = in + 64 * 4 * p;
+            Avx512::LoadRows(rows + 4 * p, [q](int j) { return q + 64 * j; });
+        } else {
+            const int k = (p - 8) >> 2;
+            Avx512::GatherWords(window[k], rows + 16 * k, (p - 8) & 3);
+        }
+    }
+};
+
+//! The digests of SHA256D64: group g's 32 at dst + 1024 g, byte-swapped and
+//! transposed (Avx512::StoreContiguous).
+struct ContiguousOut {
+    unsigned char* dst;
+    alignas(64) Z words[16]; // the digests byte-swapped and transposed in 128-bit lanes
+
+    template <class Two>
+    SHA256_LANES_INLINE void Store(size_t g, const typename Two::V* d)
+    {
+        Two::StoreContiguous(dst + 32 * 32 * g, d);
     }
     // Piece i of 8: Avx512::StoreContiguous of set i / 4, a quarter each.
-    SHA256_LANES_INLINE void Digests(int i)
+    [[maybe_unused]] SHA256_LANES_INLINE void Piece(size_t g, const Pair* done, int i)
     {
         const int k = i >> 2, part = i & 3;
         Z* r = words + 8 * k;
+        unsigned char* out = dst + 32 * 32 * g;
         if (part < 2) {
             const Pair* d = done + 4 * part;
             Avx512::SwapRows(r + 4 * part, [d, k](int j) { return Half(d[j], k); });
@@ -372,18 +398,18 @@ __attribute__((noinline)) void LoneBlock(typename Two::V* s, const typename Two:
     RoundsTwoSets<Two>(s, InMemory(kw), side);
 }
 
-//! SHA256D64 of 32 x `batches` inputs (One, Two: Avx512, Avx512x2): as
-//! D64TwoSets, but each schedule beside rounds that do not need it, across
+//! SHA256D64 of 32 x `batches` inputs, group g's from in (In::Load, Piece)
+//! and its digests to out (Out::Store, Piece) (One, Two: Avx512, Avx512x2):
+//! as D64TwoSets, but each schedule beside rounds that do not need it, across
 //! groups of 32 (RoundsAndNext). Of a group's three blocks, the padding
 //! block's rounds run beside the next group's first schedule, the first
 //! block's beside the previous group's second-hash schedule, and that second
 //! hash's rounds with no schedule: beside them (Beside), the next group's
-//! inputs are loaded and transposed and the group before's digests stored.
-//! So group g's digests are written beside the second hash of group g + 1,
-//! while group g + 3's inputs are read: to places no later group reads (out
-//! is in, or apart).
-template <class One, class Two>
-SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* in, size_t batches)
+//! inputs are loaded and the group before's digests stored. So group g's
+//! digests are written beside the second hash of group g + 1, while group
+//! g + 3's inputs are read, a word of them after each word is loaded.
+template <class One, class Two, class In, class Out>
+SHA256_LANES_INLINE void Pipeline(In& in, Out& out, size_t batches)
 {
     using V1 = typename One::V;
     using V2 = typename Two::V;
@@ -395,11 +421,6 @@ SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* i
     V2 s[8], t[8];
     const auto iv = [](V2* x) {
         for (int j = 0; j < 8; ++j) x[j] = Two::Set1(sha256::constants::IV[j]);
-    };
-    // The words of group g's first block.
-    const auto inputs = [&window, in](size_t g) {
-#pragma GCC unroll 1
-        for (int k = 0; k < 2; ++k) One::LoadContiguous(window[k], in + 64 * (32 * g + 16 * k));
     };
     // The words of the second hash of the digests in d: the digest, then its
     // fixed padding, written again every group: the window is shared with the
@@ -421,13 +442,15 @@ SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* i
             ScheduleOneSet<One>(kw, k, w);
         }
     };
-    inputs(0);
+    in.Load(window, 0);
     schedule(kw1);
     // The second hashes' states, by turns: group g - 1's is hashed beside the
     // storing of group g - 2's.
     alignas(64) V2 h[2][8];
-    Beside side;
+    Beside<In, Out> side;
+    side.in = &in;
     side.window = window;
+    side.out = &out;
 #pragma GCC unroll 1
     for (size_t g = 0; g < batches; ++g) {
         iv(s);
@@ -438,13 +461,14 @@ SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* i
             BlockAndSchedule<One>(s, kw1, window, kw3);
             V2* x = h[g & 1];
             iv(x);
-            side.in = g + 1 < batches ? in + 64 * 32 * (g + 1) : nullptr;
+            side.load = g + 1 < batches;
+            side.next = g + 1;
             side.done = g >= 2 ? h[(g - 1) & 1] : nullptr;
-            side.out = g >= 2 ? out + 32 * 32 * (g - 2) : nullptr;
+            side.stored = g - 2;
             LoneBlock<Two>(x, kw3, side);
         } else {
             BlockOfTwoSets<Two>(s, kw1);
-            if (batches > 1) inputs(1);
+            if (batches > 1) in.Load(window, 1);
         }
         // The padding block, beside the next group's first schedule.
         if (g + 1 < batches) {
@@ -454,13 +478,23 @@ SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* i
         }
         for (int j = 0; j < 8; ++j) t[j] = s[j];
     }
-    if (batches >= 2) Two::StoreContiguous(out + 32 * 32 * (batches - 2), h[(batches - 1) & 1]);
+    if (batches >= 2) out.template Store<Two>(batches - 2, h[(batches - 1) & 1]);
     // The last group's second hash.
     digests(t);
     schedule(kw3);
     iv(s);
     BlockOfTwoSets<Two>(s, kw3);
-    Two::StoreContiguous(out + 32 * 32 * (batches - 1), s);
+    out.template Store<Two>(batches - 1, s);
+}
+
+//! SHA256D64 of 32 x `batches` inputs at in into out (out is in, or apart:
+//! group g's digests are written after group g + 3's inputs are read).
+template <class One, class Two>
+SHA256_LANES_INLINE void D64Pipelined(unsigned char* out, const unsigned char* in, size_t batches)
+{
+    ContiguousIn i{in, {}};
+    ContiguousOut o{out, {}};
+    Pipeline<One, Two>(i, o, batches);
 }
 
 } // namespace
