@@ -7,6 +7,11 @@
 uint256 ComputeMerkleRoot(std::vector<uint256> hashes, bool* mutated)
 {
     bool mutation = false;
+    // Where SHA256D64's row has a kernel for them, the levels of 64 hashes or
+    // more in one call: it keeps them in its own layout from level to level.
+    if (hashes.size() >= 64) {
+        hashes.resize(SHA256D64Levels(hashes[0].data(), hashes.size(), &mutation));
+    }
     while (hashes.size() > 1) {
         // Only identical hashes at an even index and the one after it form a pair.
         for (size_t i = 0; i + 1 < hashes.size(); i += 2) {

@@ -113,6 +113,15 @@ void TransformBasic(uint32_t* s, const unsigned char* chunk, size_t blocks);
  *  overwrite inputs they have yet to read. */
 void SHA256D64(unsigned char* output, const unsigned char* input, size_t blocks);
 
+/** The levels of a Merkle tree over the n 32-byte hashes at `hashes` (any
+ *  alignment), hashed in place with SHA256D64 while a level has 64 hashes or
+ *  more, where the row SHA256D64 starts with has a kernel for it; a level of
+ *  odd length has its last hash doubled, as ComputeMerkleRoot does. Returns
+ *  the count m of the level left, in hashes[0..m): n where it hashed nothing.
+ *  Sets *mutated (never clears it) where a level it hashed held two identical
+ *  hashes at an even index and the next. */
+size_t SHA256D64Levels(unsigned char* hashes, size_t n, bool* mutated);
+
 namespace sha256 {
 
 /** A D64 kernel: the double SHA-256 of exactly `ways` consecutive 64-byte inputs
@@ -125,6 +134,8 @@ struct D64Implementation : Row {
     //! Where the row has one: `batches` x `ways` inputs in one call (SHA256D64
     //! hands it every whole group of `ways` at once); else nullptr.
     void (*batch)(unsigned char* out, const unsigned char* in, size_t batches){nullptr};
+    //! Where the row has one: the levels of a Merkle tree in one call (SHA256D64Levels); else nullptr.
+    size_t (*merkle)(unsigned char* hashes, size_t n, bool* mutated){nullptr};
 };
 
 /** Every D64 implementation, in AutoDetectD64's order of preference on this CPU:

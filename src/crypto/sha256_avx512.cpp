@@ -4,7 +4,8 @@
 // rotations, vpternlogd for Ch, Maj and the three-way xors of the Sigma
 // functions, vpshufb for the byte swaps): SHA256D64 of sixteen inputs
 // (sha256_lanes_avx512.h) or of groups of 32 on two registers a word
-// (sha256_lanes_avx512_x2.h), and the job and second-hash kernels of the
+// (sha256_lanes_avx512_x2.h) and the levels of a Merkle tree on them
+// (sha256_lanes_avx512_merkle.h), and the job and second-hash kernels of the
 // multi-buffer hasher on one register a word or two
 // (sha256_lanes_avx512_jobs.h). Compiled with -mavx512f -mavx512bw -mavx512vl;
 // called only on CPUs and OSes with AVX-512F/BW/VL and the opmask/ZMM state
@@ -25,6 +26,7 @@
 #include <crypto/sha256_lanes_avx512.h>
 #include <crypto/sha256_lanes_avx512_x2.h>
 #include <crypto/sha256_lanes_avx512_jobs.h>
+#include <crypto/sha256_lanes_avx512_merkle.h>
 #include <crypto/sha256_lanes_count.h>
 
 // Bitcoin Core's SHA256D64 16-way is this function (contrib/core-export.py).
@@ -61,6 +63,13 @@ void sha256::kernel::avx512_32way_d64_batch(unsigned char* out, const unsigned c
         D64Pipelined<Avx512, Avx512x2>(out, in, batches);
     }
     _mm256_zeroupper();
+}
+
+size_t sha256::kernel::avx512_32way_merkle(unsigned char* hashes, size_t n, bool* mutated)
+{
+    const size_t m = MerkleLevels(hashes, n, mutated);
+    _mm256_zeroupper();
+    return m;
 }
 
 void sha256::kernel::avx512_32way_hash32(unsigned char* out, const unsigned char* in)

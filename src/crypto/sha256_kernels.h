@@ -58,6 +58,7 @@ enum class Shape {
     Double80,  //!< HashFn, ways 1: SHA256(SHA256(in[0..80])) (a block header)
     Lanes,     //!< LanesFn: lane i compresses the block at blocks[i] into a word-sliced state
     Jobs,      //!< JobsFn: `ways` streams or lanes run jobs until one is idle and none is left
+    Merkle,    //!< MerkleFn: the levels of a Merkle tree, in place, while a level has 64 hashes or more
 };
 
 //! `blocks` consecutive 64-byte blocks at `chunk` (any alignment) into state `s`
@@ -71,6 +72,12 @@ using BatchFn = void (*)(unsigned char* out, const unsigned char* in, size_t bat
 using LanesFn = void (*)(uint32_t* st, const unsigned char* const* blocks);
 //! Returns the jobs taken (all njobs); a busy lane keeps its state in `lane`.
 using JobsFn = size_t (*)(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
+//! The levels of a Merkle tree over the n 32-byte hashes at `hashes` (any
+//! alignment), hashed in place while a level has 64 or more; returns the
+//! count m of the level left, in hashes[0..m) (n when n < 64). Sets, never
+//! clears, *mutated where a level it hashed had identical hashes at an even
+//! index and the next (ComputeMerkleRoot's rule).
+using MerkleFn = size_t (*)(unsigned char* hashes, size_t n, bool* mutated);
 //! What one call of a lane kernel asks of the vector unit (crypto/sha256_lanes_count.h):
 //! vector instructions, the longest chain of dependent ones, and the inputs,
 //! digests or blocks it works on (D64, Hash32; Lanes and Jobs: one block a lane).
@@ -131,6 +138,7 @@ struct Kernel {
     //! A lane kernel written on sha256_lanes.h: its operations counted from
     //! that algorithm (nullptr elsewhere: assembly, SHA-NI, one-way code).
     CountFn count{nullptr};
+    MerkleFn merkle{nullptr};
 
     //! From the source, not the pointer: under GCC's -fsanitize=null the
     //! address of a function is no constant that compares unequal to nullptr.
@@ -151,6 +159,10 @@ constexpr Kernel MakeHash(const char* name, const char* file, Shape shape, int w
 constexpr Kernel MakeBatch(const char* name, const char* file, int ways, uint32_t needs, Source src, BatchFn fn)
 {
     return {name, file, Shape::D64Batch, ways, needs, src, nullptr, nullptr, fn, nullptr, nullptr, 1};
+}
+constexpr Kernel MakeMerkle(const char* name, const char* file, int ways, uint32_t needs, Source src, MerkleFn fn)
+{
+    return {name, file, Shape::Merkle, ways, needs, src, nullptr, nullptr, nullptr, nullptr, nullptr, 1, nullptr, fn};
 }
 constexpr Kernel MakeLanes(const char* name, const char* file, int ways, uint32_t needs, Source src, LanesFn fn,
                            CountFn count = nullptr)
@@ -188,6 +200,7 @@ void avx512_32way_d64(unsigned char* out, const unsigned char* in);
 void avx512_32way_d64_batch(unsigned char* out, const unsigned char* in, size_t batches);
 void avx512_32way_hash32(unsigned char* out, const unsigned char* in);
 size_t avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, size_t njobs);
+size_t avx512_32way_merkle(unsigned char* hashes, size_t n, bool* mutated);
 OpCount avx512_16way_count(Shape shape);
 OpCount avx512_32way_count(Shape shape);
 void shani_d64(unsigned char* out, const unsigned char* in);
@@ -312,6 +325,7 @@ inline constexpr Kernel KERNELS[] = {
     MakeJobs("avx512_16way", "sha256_avx512.cpp", 16, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_16way_jobs), SHA256_X86(avx512_16way_count)),
     MakeHash("avx512_32way", "sha256_avx512.cpp", S::D64, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_d64), SHA256_X86(avx512_32way_count)),
     MakeBatch("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_d64_batch)),
+    MakeMerkle("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_merkle)),
     MakeHash("avx512_32way", "sha256_avx512.cpp", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32), SHA256_X86(avx512_32way_count)),
     MakeJobs("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs), SHA256_X86(avx512_32way_count)),
 

@@ -18,20 +18,26 @@ struct D64Row {
     registry::Base base;
     kernel::HashFn fn;
     kernel::BatchFn batch; // nullptr, or the set's kernel for many calls' worth at once
+    kernel::MerkleFn merkle; // nullptr, or the set's kernel for a Merkle tree's levels
 };
 
-// The row of a kernel set: its D64 kernel, and its D64Batch kernel where the set has one.
+// The row of a kernel set: its D64 kernel, and its D64Batch and Merkle
+// kernels where the set has them (of the same width and needs).
 constexpr D64Row FromD64Kernels(const char* name, const char* technique)
 {
     const kernel::Kernel& k = kernel::Get(name, kernel::Shape::D64);
-    const size_t b = kernel::Lookup(name, kernel::Shape::D64Batch);
-    registry::Base base = registry::From(k, technique);
-    if (b == kernel::KERNEL_COUNT) return {base, k.hash, nullptr};
-    const kernel::Kernel& kb = kernel::KERNELS[b];
-    if (kb.ways != k.ways) kernel::NotInTheKernelTable(); // a batch is a call's worth of inputs
-    base.needs |= kb.needs;
-    base.built = base.built && kb.Built();
-    return {base, k.hash, kb.batch};
+    D64Row row{registry::From(k, technique), k.hash, nullptr, nullptr};
+    for (const kernel::Shape shape : {kernel::Shape::D64Batch, kernel::Shape::Merkle}) {
+        const size_t i = kernel::Lookup(name, shape);
+        if (i == kernel::KERNEL_COUNT) continue;
+        const kernel::Kernel& kb = kernel::KERNELS[i];
+        if (kb.ways != k.ways) kernel::NotInTheKernelTable(); // a batch is a call's worth of inputs
+        row.base.needs |= kb.needs;
+        row.base.built = row.base.built && kb.Built();
+        if (shape == kernel::Shape::D64Batch) row.batch = kb.batch;
+        else row.merkle = kb.merkle;
+    }
+    return row;
 }
 
 #ifdef SHA256_KERNELS_ASM
@@ -124,6 +130,7 @@ std::vector<D64Implementation> D64Implementations()
     return g_registry.List<D64Implementation>([](D64Implementation& impl, const D64Row& e) {
         impl.fn = e.fn;
         impl.batch = e.batch;
+        impl.merkle = e.merkle;
     });
 }
 
@@ -171,12 +178,36 @@ bool SelfTestBatch(kernel::BatchFn fn, int ways)
     fn(in.data() + 1, in.data() + 1, 3);
     return std::memcmp(in.data() + 1, want.data(), want.size()) == 0;
 }
+// A Merkle kernel on 203 hashes (three levels of it, a doubled odd hash at
+// each, down to 26) against the levels hashed with the portable kernel, at an
+// odd offset; then with a pair of equal hashes at an even index, which must
+// set the mutation flag.
+bool SelfTestMerkle(kernel::MerkleFn fn)
+{
+    constexpr size_t N = 203;
+    std::vector<unsigned char> level(32 * (N + 1)), got(32 * N + 5);
+    for (size_t i = 0; i < level.size(); ++i) level[i] = static_cast<unsigned char>(i * 167 + 11);
+    std::memcpy(got.data() + 5, level.data(), 32 * N);
+    size_t n = N;
+    while (n >= 64) {
+        if (n & 1) std::memcpy(level.data() + 32 * n, level.data() + 32 * (n - 1), 32);
+        for (size_t i = 0; 2 * i < n; ++i) kernel::basic_d64(level.data() + 32 * i, level.data() + 64 * i);
+        n = (n + 1) / 2;
+    }
+    bool mutated = false;
+    if (fn(got.data() + 5, N, &mutated) != n || mutated || std::memcmp(got.data() + 5, level.data(), 32 * n) != 0) return false;
+    std::memcpy(got.data() + 5 + 32 * 101, got.data() + 5 + 32 * 100, 32);
+    return fn(got.data() + 5, N, &mutated) == n && mutated;
+}
 } // namespace
 
 std::string AutoDetectD64()
 {
     const std::string pick = g_registry.AutoDetect(
-        [](const D64Row& e) { return SelfTestD64(e.fn, e.base.ways) && (!e.batch || SelfTestBatch(e.batch, e.base.ways)); },
+        [](const D64Row& e) {
+            return SelfTestD64(e.fn, e.base.ways) && (!e.batch || SelfTestBatch(e.batch, e.base.ways)) &&
+                   (!e.merkle || SelfTestMerkle(e.merkle));
+        },
         BASIC);
     AutoDetectFixed();
     return pick;
@@ -206,4 +237,10 @@ void SHA256D64(unsigned char* out, const unsigned char* in, size_t blocks)
             blocks -= ways;
         }
     }
+}
+
+size_t SHA256D64Levels(unsigned char* hashes, size_t n, bool* mutated)
+{
+    const sha256::D64Row& e = sha256::ROWS[(sha256::g_plan.load(std::memory_order_relaxed) & 15) - 1];
+    return e.merkle ? e.merkle(hashes, n, mutated) : n;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The D64 and D64Batch kernels of the kernel table (the double SHA-256 of
-// `ways` 64-byte inputs, in one call or in many calls' worth at once), every
+// The D64, D64Batch and Merkle kernels of the kernel table (the double
+// SHA-256 of `ways` 64-byte inputs, in one call or in many calls' worth at
+// once, or the levels of a Merkle tree in place), every
 // one this build has and this CPU runs, ARM's included: one call at a time
 // through the ABI trampoline, at every input and output offset, in place,
 // against guard pages, against CSHA256 twice and the textbook SHA-256.
@@ -30,6 +31,28 @@ bool InRegistry(const std::string& name)
         if (impl.supported && impl.name == name) return true;
     }
     return false;
+}
+
+// The levels a Merkle kernel must hash, the slow way: from `level` (n hashes),
+// while a level has 64 or more, with ComputeMerkleRoot's doubled odd hash and
+// its mutation rule; none when n < 64.
+std::vector<unsigned char> MerkleLevelsNaive(std::vector<unsigned char> level, bool& mutated)
+{
+    mutated = false;
+    while (level.size() >= 64 * 32) {
+        const size_t n = level.size() / 32;
+        for (size_t i = 0; i + 1 < n; i += 2) {
+            if (std::memcmp(&level[32 * i], &level[32 * (i + 1)], 32) == 0) mutated = true;
+        }
+        if (n & 1) level.insert(level.end(), level.end() - 32, level.end());
+        std::vector<unsigned char> next;
+        for (size_t i = 0; 64 * i < level.size(); ++i) {
+            const Digest d = test::DoubleSha256(&level[64 * i], 64);
+            next.insert(next.end(), d.begin(), d.end());
+        }
+        level = std::move(next);
+    }
+    return level;
 }
 
 } // namespace
@@ -188,6 +211,105 @@ BOOST_AUTO_TEST_CASE(batch_kernels)
         }
         BOOST_CHECK_MESSAGE(bad == 0, k->name << " batch: " << bad << " of " << cases << " batch counts failed");
         BOOST_TEST_MESSAGE("  " << k->name << " batch: 0..9 batches of " << ways << ", misaligned, in place, guard pages"
+#if defined(__x86_64__)
+                                << ", ABI-checked"
+#endif
+                                << ": " << (bad ? "FAILED" : "ok"));
+    }
+}
+
+// The Merkle kernels (a tree's levels in place, in a layout of their own from
+// level to level): every count from 0 to 300 and many to 9001, at odd
+// offsets, through the ABI trampoline (the count they return is its rax),
+// writing nothing outside the hashes; the mutation flag on trees whose equal
+// pairs sit at the first level, at an inner one, or nowhere (equal neighbours
+// that are no pair, an odd level's doubled hash), and never cleared; against
+// guard pages at both ends.
+BOOST_AUTO_TEST_CASE(merkle_kernels)
+{
+    using Flush = test::GuardedBuffer::Flush;
+    test::Rng rng(0x3e61);
+    std::vector<size_t> counts;
+    for (size_t n = 0; n <= 300; ++n) counts.push_back(n);
+    for (size_t n = 301; n <= 1300; n += 7) counts.push_back(n);
+    for (size_t n : {2047, 2048, 2049, 4095, 4097, 9001}) counts.push_back(n);
+    for (const auto* k : test::RunnableKernels(Shape::Merkle)) {
+        int bad = 0, cases = 0, mutated_cases = 0;
+        // One tree: the kernel's levels against the naive ones; `expect` the flag it must set.
+        auto check = [&](const std::vector<unsigned char>& leaves, size_t off, bool guard, const char* what) {
+            const size_t n = leaves.size() / 32;
+            bool want_mutated = false;
+            const std::vector<unsigned char> want = MerkleLevelsNaive(leaves, want_mutated);
+            std::string why;
+            std::vector<unsigned char> buf(32 * n + 128, 0x5a);
+            std::copy(leaves.begin(), leaves.end(), buf.begin() + off);
+            bool mutated = false;
+            const checkasm::Result r = checkasm::Call(k->merkle, buf.data() + off, n, &mutated);
+            why += test::AbiFailures(r, *k);
+            if (r.returned != want.size() / 32) why += "returned " + std::to_string(r.returned) + " hashes, not " + std::to_string(want.size() / 32) + "; ";
+            else if (!std::equal(want.begin(), want.end(), buf.begin() + off)) why += "wrong hashes; ";
+            if (mutated != want_mutated) why += std::string("mutation flag ") + (mutated ? "set" : "not set") + "; ";
+            for (size_t i = 0; i < buf.size(); ++i) {
+                if ((i < off || i >= off + 32 * n) && buf[i] != 0x5a) {
+                    why += "wrote outside the hashes; ";
+                    break;
+                }
+            }
+            // The flag is only ever set.
+            std::copy(leaves.begin(), leaves.end(), buf.begin() + off);
+            mutated = true;
+            k->merkle(buf.data() + off, n, &mutated);
+            if (!mutated) why += "cleared the mutation flag; ";
+            for (Flush f : {Flush::End, Flush::Begin}) {
+                if (!guard || n == 0) break;
+                test::GuardedBuffer g(32 * n, f);
+                std::copy(leaves.begin(), leaves.end(), g.begin());
+                bool gm = false;
+                const size_t m = k->merkle(g.begin(), n, &gm);
+                if (m != want.size() / 32 || !std::equal(want.begin(), want.end(), g.begin()) || gm != want_mutated) why += "wrong at a guard page; ";
+            }
+            ++cases;
+            mutated_cases += want_mutated;
+            if (!why.empty() && ++bad <= 5) BOOST_ERROR(k->name << " merkle: " << n << " hashes (" << what << ", offset " << off << "): " << why);
+        };
+        for (size_t n : counts) {
+            std::vector<unsigned char> leaves(32 * n);
+            rng.Fill(leaves.data(), leaves.size());
+            const bool guard = n <= 160 || n % 64 <= 1 || n == 9001;
+            check(leaves, n * 13 % 64, guard, "random");
+            if (n >= 64) {
+                // An equal pair at the first level, at an even index.
+                auto first = leaves;
+                const size_t i = 2 * (n * 7 % (n / 2));
+                std::copy(first.begin() + 32 * i, first.begin() + 32 * i + 32, first.begin() + 32 * (i + 1));
+                check(first, 3, false, "an equal pair at level 1");
+                // Equal neighbours at an odd index: no pair, no mutation.
+                auto odd = leaves;
+                const size_t j = 2 * (n * 5 % ((n - 1) / 2)) + 1;
+                std::copy(odd.begin() + 32 * j, odd.begin() + 32 * j + 32, odd.begin() + 32 * (j + 1));
+                check(odd, 5, false, "equal neighbours at an odd index");
+            }
+        }
+        // A subtree of 2^t leaves (t = 1..6) repeated right after itself:
+        // equal hashes first at level t, a pair where the first copy starts
+        // at a multiple of 2^(t + 1), no pair where it starts an odd multiple
+        // of 2^t; in trees whose level t has 64 hashes or more.
+        for (size_t t = 1; t <= 6; ++t) {
+            for (size_t extra : {0, 1, 77, 300}) {
+                for (size_t odd : {0, 1}) {
+                    const size_t n = (size_t{64} << t) + extra, w = size_t{1} << t;
+                    std::vector<unsigned char> leaves(32 * n);
+                    rng.Fill(leaves.data(), leaves.size());
+                    const size_t at = (2 * (extra % 31) + odd) * w;
+                    std::copy(leaves.begin() + 32 * at, leaves.begin() + 32 * (at + w), leaves.begin() + 32 * (at + w));
+                    check(leaves, t, false, odd ? "a repeated subtree, no pair" : "a repeated subtree");
+                }
+            }
+        }
+        BOOST_CHECK_MESSAGE(bad == 0, k->name << " merkle: " << bad << " of " << cases << " trees failed");
+        BOOST_CHECK_MESSAGE(mutated_cases > 50, k->name << " merkle: only " << mutated_cases << " trees with a mutation");
+        BOOST_TEST_MESSAGE("  " << k->name << " merkle: " << cases << " trees of 0..9001 hashes (" << mutated_cases
+                                << " mutated), misaligned, guard pages"
 #if defined(__x86_64__)
                                 << ", ABI-checked"
 #endif

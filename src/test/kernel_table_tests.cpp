@@ -69,18 +69,19 @@ BOOST_AUTO_TEST_CASE(built_matches_pointers)
     using sha256::kernel::Shape;
     for (const auto& k : sha256::kernel::KERNELS) {
         const bool t = k.transform != nullptr, h = k.hash != nullptr, b = k.batch != nullptr;
-        const bool l = k.lanes != nullptr, j = k.jobs != nullptr;
+        const bool l = k.lanes != nullptr, j = k.jobs != nullptr, m = k.merkle != nullptr;
         bool own = false;
         switch (k.shape) {
         case Shape::Transform: own = t; break;
         case Shape::D64Batch: own = b; break;
         case Shape::Lanes: own = l; break;
         case Shape::Jobs: own = j; break;
+        case Shape::Merkle: own = m; break;
         default: own = h; break;
         }
         BOOST_CHECK_MESSAGE(k.Built() == own, k.name << ": Built() " << k.Built() << " but its pointer is "
                                                      << (own ? "set" : "nullptr"));
-        BOOST_CHECK_MESSAGE(int{t} + h + b + l + j == int{own}, k.name << ": a member of another shape is set");
+        BOOST_CHECK_MESSAGE(int{t} + h + b + l + j + m == int{own}, k.name << ": a member of another shape is set");
     }
 }
 

@@ -50,12 +50,15 @@ BOOST_AUTO_TEST_CASE(registry_rows_are_consistent)
                                 impl.name << ": row and kernel table disagree");
         }
         BOOST_CHECK_MESSAGE(found == 1, impl.name << ": " << found << " D64 kernels of that name in the table");
-        // ... and its batch kernel, where the set has one.
+        // ... and its batch and Merkle kernels, where the set has them.
         sha256::kernel::BatchFn batch = nullptr;
+        sha256::kernel::MerkleFn merkle = nullptr;
         for (const auto& k : sha256::kernel::KERNELS) {
             if (k.shape == sha256::kernel::Shape::D64Batch && impl.name == k.name) batch = k.batch;
+            if (k.shape == sha256::kernel::Shape::Merkle && impl.name == k.name) merkle = k.merkle;
         }
         BOOST_CHECK_MESSAGE(impl.batch == batch, impl.name << ": row and kernel table disagree on the batch kernel");
+        BOOST_CHECK_MESSAGE(impl.merkle == merkle, impl.name << ": row and kernel table disagree on the Merkle kernel");
     }
 #ifdef DISABLE_OPTIMIZED_SHA256
     for (const auto& impl : impls) BOOST_CHECK_EQUAL(impl.built, impl.needs_mask == 0);
