@@ -425,9 +425,18 @@ echo "== libFuzzer (clang, ASan), ${FUZZ_SECONDS}s"
 make_targets="test/fuzz/fuzz test/fuzz/fuzz_sha256d64" configure_build fuzz CXX=clang++ --enable-fuzz --with-sanitizers=address; rc=$?
 record_step "fuzz: configure + make the fuzzers (clang)" $rc "$build_why"
 if [ $rc -eq 0 ]; then
-  # Each fuzzer is one thread: the D64 one runs beside the other.
+  # Each fuzzer is one thread: the D64 one runs beside the other. Its inputs
+  # reach 255 of 64 bytes: Merkle trees of up to 510 leaves, several levels.
   mkdir -p "$bt/fuzz/corpus" "$bt/fuzz/corpus-d64"
-  "$bt/fuzz/src/test/fuzz/fuzz_sha256d64" -max_total_time="$((FUZZ_SECONDS / 2))" -max_len=4096 -seed=1 \
+  # Seeds for the D64 fuzzer: Merkle trees of 128 to 510 leaves, odd and even,
+  # with a repeated subtree of 2 or 4 leaves (equal hashes at an inner level)
+  # or none; a fuzzer left to grow its inputs reaches them late or never.
+  python3 -c 'import random, sys
+r = random.Random(1)
+for i, (n, flags) in enumerate([(64, 0), (100, 2), (200, 4 | 8), (255, 2 | 4 | 16), (160, 4 | 8)]):
+    open("%s/seed-%d" % (sys.argv[1], i), "wb").write(bytes([i, 2 * i, flags]) + bytes(r.randrange(256) for _ in range(64 * n)))' \
+    "$bt/fuzz/corpus-d64"
+  "$bt/fuzz/src/test/fuzz/fuzz_sha256d64" -max_total_time="$((FUZZ_SECONDS / 2))" -max_len=16387 -seed=1 \
     -print_final_stats=1 "$bt/fuzz/corpus-d64" > "$logdir/fuzz-d64.log" 2>&1 &
   d64=$!
   run "fuzz" "$logdir/fuzz.log" "$bt/fuzz/src/test/fuzz/fuzz" -max_total_time="$FUZZ_SECONDS" -max_len=8192 -seed=1 \

@@ -3,11 +3,13 @@
 // the Merkle root, against CSHA256 run twice.
 //   ./configure CXX=clang++ --enable-fuzz --with-sanitizers=address,undefined
 //   src/test/fuzz/fuzz_sha256d64 -max_total_time=600
-// Input layout: [input offset][output offset][in place?][64-byte inputs...]
+// Input layout: [input offset][output offset][bit 0: in place; bit 1: an odd
+// count of Merkle leaves; bit 2: a subtree repeated, 2^(bits 3..5) leaves][64-byte inputs...]
 #include <consensus/merkle.h>
 #include <crypto/sha256.h>
 #include <uint256.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -79,9 +81,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         }
     }
 
-    // The Merkle root over the inputs' halves as leaves, level by level with CSHA256.
-    std::vector<uint256> leaves(2 * n);
-    for (size_t i = 0; i < 2 * n; ++i) std::memcpy(leaves[i].data(), in + 32 * i, 32);
+    // The Merkle root over the inputs' halves as leaves (the last left out
+    // where bit 1 of data[2] is set: an odd count), level by level with CSHA256.
+    const size_t nleaves = 2 * n - (n && (data[2] & 2) ? 1 : 0);
+    std::vector<uint256> leaves(nleaves);
+    for (size_t i = 0; i < nleaves; ++i) std::memcpy(leaves[i].data(), in + 32 * i, 32);
+    // Where bit 2 is set, the first 2^t leaves again after themselves (t: bits
+    // 3..5): two equal subtrees, equal hashes at an even index of level t.
+    const size_t w = size_t{1} << ((data[2] >> 3) & 7);
+    if ((data[2] & 4) && 2 * w <= nleaves) std::copy(leaves.begin(), leaves.begin() + w, leaves.begin() + w);
     std::vector<uint256> level = leaves;
     bool mutated = false;
     while (level.size() > 1) {
@@ -99,9 +107,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         }
         level = next;
     }
-    bool got_mutated = !mutated;
-    const uint256 root = ComputeMerkleRoot(leaves, &got_mutated);
-    if (root != (level.empty() ? uint256() : level[0])) Fail("Merkle root", "current", 2 * n);
-    if (got_mutated != mutated) Fail("Merkle mutation flag", "current", 2 * n);
+    // With every row first (a row's Merkle kernel takes the levels of 64 hashes or more).
+    for (const auto& impl : sha256::D64Implementations()) {
+        if (!impl.supported) continue;
+        if (!sha256::SetD64Implementation(impl.name)) std::abort();
+        bool got_mutated = !mutated;
+        const uint256 root = ComputeMerkleRoot(leaves, &got_mutated);
+        if (root != (level.empty() ? uint256() : level[0])) Fail("Merkle root", impl.name, nleaves);
+        if (got_mutated != mutated) Fail("Merkle mutation flag", impl.name, nleaves);
+    }
+    sha256::SetD64Implementation(before);
     return 0;
 }
