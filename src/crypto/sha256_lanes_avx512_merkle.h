@@ -88,9 +88,10 @@ struct LanesOut {
 //! loaded. So level 1's group g (1 KiB) goes over its inputs (2 KiB at
 //! 2 KiB g) read already, and a later level's group g over lane groups 2g and
 //! 2g + 1 of the level below, read already. A level's last group may read
-//! lanes past the level below's last digest (in the 32n bytes: at least 64
-//! hashes make every level after the first at most half as long as the
-//! level before it); their digests are never used.
+//! lanes past the level below's last digest, whose digests are never used,
+//! but not past the 32n bytes: below a level of m >= 64 digests it reads
+//! 2 ceil(ceil(m / 2) / 32) KiB, at most 32m + 2016 bytes, and the n >= 2m - 1
+//! hashes hold 64m - 32, no fewer.
 inline size_t MerkleLevels(unsigned char* hashes, size_t n, bool* mutated)
 {
     if (n < 64) return n;

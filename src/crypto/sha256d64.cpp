@@ -178,10 +178,10 @@ bool SelfTestBatch(kernel::BatchFn fn, int ways)
     fn(in.data() + 1, in.data() + 1, 3);
     return std::memcmp(in.data() + 1, want.data(), want.size()) == 0;
 }
-// A Merkle kernel on 203 hashes (three levels of it, a doubled odd hash at
-// each, down to 26) against the levels hashed with the portable kernel, at an
-// odd offset; then with a pair of equal hashes at an even index, which must
-// set the mutation flag.
+// A Merkle kernel on 203 hashes (two levels of it, the first with its odd
+// last hash doubled, down to 51) against the levels hashed with the portable
+// kernel, at an odd offset; then with a pair of equal hashes at an even index,
+// which must set the mutation flag.
 bool SelfTestMerkle(kernel::MerkleFn fn)
 {
     constexpr size_t N = 203;
