@@ -235,7 +235,7 @@ BOOST_AUTO_TEST_CASE(merkle_kernels)
     for (size_t n : {2047, 2048, 2049, 4095, 4097, 9001}) counts.push_back(n);
     for (const auto* k : test::RunnableKernels(Shape::Merkle)) {
         int bad = 0, cases = 0, mutated_cases = 0;
-        // One tree: the kernel's levels against the naive ones; `expect` the flag it must set.
+        // One tree: the kernel's levels and mutation flag against the naive ones.
         auto check = [&](const std::vector<unsigned char>& leaves, size_t off, bool guard, const char* what) {
             const size_t n = leaves.size() / 32;
             bool want_mutated = false;
