@@ -39,19 +39,7 @@ bool InRegistry(const std::string& name)
 std::vector<unsigned char> MerkleLevelsNaive(std::vector<unsigned char> level, bool& mutated)
 {
     mutated = false;
-    while (level.size() >= 64 * 32) {
-        const size_t n = level.size() / 32;
-        for (size_t i = 0; i + 1 < n; i += 2) {
-            if (std::memcmp(&level[32 * i], &level[32 * (i + 1)], 32) == 0) mutated = true;
-        }
-        if (n & 1) level.insert(level.end(), level.end() - 32, level.end());
-        std::vector<unsigned char> next;
-        for (size_t i = 0; 64 * i < level.size(); ++i) {
-            const Digest d = test::DoubleSha256(&level[64 * i], 64);
-            next.insert(next.end(), d.begin(), d.end());
-        }
-        level = std::move(next);
-    }
+    while (level.size() >= 64 * 32) level = test::NaiveMerkleLevel(std::move(level), mutated);
     return level;
 }
 

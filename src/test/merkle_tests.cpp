@@ -22,34 +22,29 @@ uint256 U(const std::string& hex)
     return *v;
 }
 
-// SHA256(SHA256(a || b)) through CSHA256: an oracle that shares no code with SHA256D64.
+// SHA256(SHA256(a || b)) through CSHA256 (test::DoubleSha256): an oracle that shares no code with SHA256D64.
 uint256 HashPair(const uint256& a, const uint256& b)
 {
-    unsigned char buf[64], d[32];
+    unsigned char buf[64];
     std::memcpy(buf, a.data(), 32);
     std::memcpy(buf + 32, b.data(), 32);
-    CSHA256().Write(buf, 64).Finalize(d);
+    const test::Digest d = test::DoubleSha256(buf, 64);
     uint256 out;
-    CSHA256().Write(d, 32).Finalize(out.data());
+    std::memcpy(out.data(), d.data(), 32);
     return out;
 }
 
 // The Merkle root the slow, obvious way, with the same mutation rule.
-uint256 NaiveRoot(std::vector<uint256> level, bool& mutated)
+uint256 NaiveRoot(const std::vector<uint256>& leaves, bool& mutated)
 {
     mutated = false;
-    if (level.empty()) return uint256();
-    while (level.size() > 1) {
-        std::vector<uint256> next;
-        for (size_t i = 0; i < level.size(); i += 2) {
-            const uint256& left = level[i];
-            const uint256& right = i + 1 < level.size() ? level[i + 1] : level[i];
-            if (i + 1 < level.size() && left == right) mutated = true;
-            next.push_back(HashPair(left, right));
-        }
-        level = next;
-    }
-    return level[0];
+    if (leaves.empty()) return uint256();
+    std::vector<unsigned char> level(32 * leaves.size());
+    for (size_t i = 0; i < leaves.size(); ++i) std::memcpy(&level[32 * i], leaves[i].data(), 32);
+    while (level.size() > 32) level = test::NaiveMerkleLevel(std::move(level), mutated);
+    uint256 root;
+    std::memcpy(root.data(), level.data(), 32);
+    return root;
 }
 
 std::vector<uint256> RandomHashes(test::Rng& rng, size_t n)

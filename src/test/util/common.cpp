@@ -231,6 +231,21 @@ Digest DoubleSha256(const unsigned char* data, size_t len)
     return second;
 }
 
+std::vector<unsigned char> NaiveMerkleLevel(std::vector<unsigned char> level, bool& mutated)
+{
+    const size_t n = level.size() / 32;
+    for (size_t i = 0; i + 1 < n; i += 2) {
+        if (std::memcmp(&level[32 * i], &level[32 * (i + 1)], 32) == 0) mutated = true;
+    }
+    if (n & 1) level.insert(level.end(), level.end() - 32, level.end());
+    std::vector<unsigned char> next;
+    for (size_t i = 0; 64 * i < level.size(); ++i) {
+        const Digest d = DoubleSha256(&level[64 * i], 64);
+        next.insert(next.end(), d.begin(), d.end());
+    }
+    return next;
+}
+
 GuardedBuffer::GuardedBuffer(size_t usable_bytes, Flush flush) : size(usable_bytes)
 {
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));

@@ -174,6 +174,13 @@ Digest Hash(const unsigned char* data, size_t len);
 //! transform: what every double SHA-256 path and kernel is held to.
 Digest DoubleSha256(const unsigned char* data, size_t len);
 
+//! One level of a Merkle tree the slow way, over the level.size() / 32 hashes
+//! in level: Core's rule for mutated trees (identical hashes at an even index
+//! and the next set `mutated`; it is never cleared), an odd count's last hash
+//! doubled, and each pair hashed by DoubleSha256. The oracle of the Merkle
+//! kernel and ComputeMerkleRoot tests.
+std::vector<unsigned char> NaiveMerkleLevel(std::vector<unsigned char> level, bool& mutated);
+
 //! How many of the n digests at out[32*i..] differ from want[i].
 int CountWrong(const unsigned char* out, const std::vector<Digest>& want, size_t n);
 
