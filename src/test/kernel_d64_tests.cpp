@@ -266,14 +266,26 @@ BOOST_AUTO_TEST_CASE(merkle_kernels)
             const bool guard = n <= 160 || n % 64 <= 1 || n == 9001;
             check(leaves, n * 13 % 64, guard, "random");
             if (n >= 64) {
-                // An equal pair at the first level, at an even index.
-                auto first = leaves;
-                const size_t i = 2 * (n * 7 % (n / 2));
-                std::copy(first.begin() + 32 * i, first.begin() + 32 * i + 32, first.begin() + 32 * (i + 1));
-                check(first, 3, false, "an equal pair at level 1");
+                const size_t pairs = n / 2;
+                // An equal pair at the first level: in the first group, the
+                // last pair (in the last group, which may be a copied tail),
+                // and anywhere.
+                for (size_t p : {size_t{0}, pairs - 1, static_cast<size_t>(rng.Below(pairs))}) {
+                    auto first = leaves;
+                    std::copy(first.begin() + 64 * p, first.begin() + 64 * p + 32, first.begin() + 64 * p + 32);
+                    check(first, 3, false, "an equal pair at level 1");
+                }
+                // A pair equal but for one byte of word w: no mutation (every word is compared).
+                for (int w = 0; w < 8 && n % 5 == 0; ++w) {
+                    auto near = leaves;
+                    const size_t p = rng.Below(pairs);
+                    std::copy(near.begin() + 64 * p, near.begin() + 64 * p + 32, near.begin() + 64 * p + 32);
+                    near[64 * p + 32 + 4 * w + w % 4] ^= 0x10;
+                    check(near, 9, false, "a pair equal but for one word");
+                }
                 // Equal neighbours at an odd index: no pair, no mutation.
                 auto odd = leaves;
-                const size_t j = 2 * (n * 5 % ((n - 1) / 2)) + 1;
+                const size_t j = 2 * rng.Below((n - 1) / 2) + 1;
                 std::copy(odd.begin() + 32 * j, odd.begin() + 32 * j + 32, odd.begin() + 32 * (j + 1));
                 check(odd, 5, false, "equal neighbours at an odd index");
             }
@@ -288,7 +300,8 @@ BOOST_AUTO_TEST_CASE(merkle_kernels)
                     const size_t n = (size_t{64} << t) + extra, w = size_t{1} << t;
                     std::vector<unsigned char> leaves(32 * n);
                     rng.Fill(leaves.data(), leaves.size());
-                    const size_t at = (2 * (extra % 31) + odd) * w;
+                    // Anywhere in the tree: in any group of level t.
+                    const size_t at = (2 * rng.Below(n / (2 * w) - 1) + odd) * w;
                     std::copy(leaves.begin() + 32 * at, leaves.begin() + 32 * (at + w), leaves.begin() + 32 * (at + w));
                     check(leaves, t, false, odd ? "a repeated subtree, no pair" : "a repeated subtree");
                 }
