@@ -16,6 +16,14 @@
 
 namespace {
 
+//! Whether a lane of `equal` (16 lanes, lane 0 being input `first`) is a pair: an input below `pairs`.
+SHA256_LANES_INLINE bool AnyPair(__mmask16 equal, size_t first, size_t pairs)
+{
+    if (first >= pairs) return false;
+    const size_t n = pairs - first;
+    return (equal & (n >= 16 ? 0xffffu : (1u << n) - 1)) != 0;
+}
+
 //! A level's inputs from the level below in lane order: input i of group g
 //! is digests 2i and 2i + 1, in lane groups 2g and 2g + 1, split into even
 //! and odd lanes by vpermt2d. Beside it, Core's rule for mutated trees:
@@ -44,10 +52,7 @@ struct LanesIn {
         window[k][8 + j] = o;
         const __mmask16 m = _mm512_cmpeq_epi32_mask(e, o);
         equal[k] = j ? static_cast<__mmask16>(equal[k] & m) : m;
-        if (j == 7 && first < pairs) {
-            const size_t n = pairs - first;
-            if (equal[k] & (n >= 16 ? 0xffffu : (1u << n) - 1)) mutated = true;
-        }
+        if (j == 7 && AnyPair(equal[k], first, pairs)) mutated = true;
     }
     SHA256_LANES_INLINE void Load(Z (*window)[64], size_t g)
     {
@@ -57,6 +62,41 @@ struct LanesIn {
     }
     // Piece p of 16: word p / 2 of set p % 2.
     SHA256_LANES_INLINE void Piece(Z (*window)[64], size_t g, int p) { Word(window, g, p >> 1, p & 1); }
+};
+
+//! Level 1's inputs, the hashes themselves (ContiguousIn), and beside them
+//! Core's rule for mutated trees, tested on the transposed words: input i's
+//! two hashes are words 0..7 and 8..15 of its lane. Only inputs below `pairs`
+//! count (the rest: the odd last hash doubled, or the last group's zeros),
+//! where lane i of group g is input first + 32g + i.
+struct PairsIn {
+    ContiguousIn in;
+    size_t first;
+    size_t pairs;
+    bool mutated = false;
+    __mmask16 equal[2] = {0, 0}; // the lanes of set k whose words so far are equal
+
+    // Words j, 4 + j, 8 + j and 12 + j of set k of group g are in the window.
+    SHA256_LANES_INLINE void Test(Z (*window)[64], size_t g, int k, int j)
+    {
+        const __mmask16 m = _mm512_mask_cmpeq_epi32_mask(_mm512_cmpeq_epi32_mask(window[k][j], window[k][8 + j]),
+                                                         window[k][4 + j], window[k][12 + j]);
+        equal[k] = j ? static_cast<__mmask16>(equal[k] & m) : m;
+        if (j == 3 && AnyPair(equal[k], first + 32 * g + 16 * k, pairs)) mutated = true;
+    }
+    SHA256_LANES_INLINE void Load(Z (*window)[64], size_t g)
+    {
+        in.Load(window, g);
+        for (int k = 0; k < 2; ++k) {
+            for (int j = 0; j < 4; ++j) Test(window, g, k, j);
+        }
+    }
+    // ContiguousIn's pieces; pieces 8..15 write words j, 4 + j, 8 + j, 12 + j of set (p - 8) / 4.
+    SHA256_LANES_INLINE void Piece(Z (*window)[64], size_t g, int p)
+    {
+        in.Piece(window, g, p);
+        if (p >= 8) Test(window, g, (p - 8) >> 2, (p - 8) & 3);
+    }
 };
 
 //! A level's digests in lane order: group g's eight words of 32 lanes at dst + 256 g.
@@ -98,22 +138,25 @@ inline size_t MerkleLevels(unsigned char* hashes, size_t n, bool* mutated)
     uint32_t* const lanes = reinterpret_cast<uint32_t*>(hashes);
     // Level 1: the pairs of hashes, 32 at a time; the last group's (fewer
     // than 32, or with the odd last hash doubled) from a copy.
-    for (size_t i = 0; i + 1 < n; i += 2) {
-        if (std::memcmp(hashes + 32 * i, hashes + 32 * (i + 1), 32) == 0) *mutated = true;
-    }
     const size_t full = n / 64, left = n - 64 * full;
-    alignas(64) unsigned char last[64 * 32] = {};
-    std::memcpy(last, hashes + 64 * 32 * full, 32 * left);
-    if (n & 1) std::memcpy(last + 32 * left, hashes + 32 * (n - 1), 32);
     {
-        ContiguousIn in{hashes, {}};
+        PairsIn in{{hashes, {}}, 0, n / 2};
         LanesOut out{lanes};
         Pipeline<Avx512, Avx512x2>(in, out, full);
-        if (left) {
-            ContiguousIn tail{last, {}};
-            LanesOut tail_out{lanes + 256 * full};
-            Pipeline<Avx512, Avx512x2>(tail, tail_out, 1);
-        }
+        if (in.mutated) *mutated = true;
+    }
+    if (left) {
+        // The hashes past the last pair (and the doubled odd one) are zeros:
+        // their lanes' digests are never used, but are not left undefined.
+        const size_t used = 32 * (left + (n & 1));
+        alignas(64) unsigned char last[64 * 32];
+        std::memcpy(last, hashes + 64 * 32 * full, 32 * left);
+        if (n & 1) std::memcpy(last + 32 * left, hashes + 32 * (n - 1), 32);
+        std::memset(last + used, 0, sizeof(last) - used);
+        PairsIn tail{{last, {}}, 32 * full, n / 2};
+        LanesOut tail_out{lanes + 256 * full};
+        Pipeline<Avx512, Avx512x2>(tail, tail_out, 1);
+        if (tail.mutated) *mutated = true;
     }
     n = (n + 1) / 2;
     while (n >= 64) {
