@@ -67,11 +67,9 @@ struct LanesIn {
 //! Level 1's inputs, the hashes themselves (ContiguousIn), and beside them
 //! Core's rule for mutated trees, tested on the transposed words: input i's
 //! two hashes are words 0..7 and 8..15 of its lane. Only inputs below `pairs`
-//! count (the rest: the odd last hash doubled, or the last group's zeros),
-//! where lane i of group g is input first + 32g + i.
+//! count (the rest: the odd last hash doubled, or the last group's zeros).
 struct PairsIn {
     ContiguousIn in;
-    size_t first;
     size_t pairs;
     bool mutated = false;
     __mmask16 equal[2] = {0, 0}; // the lanes of set k whose words so far are equal
@@ -82,7 +80,7 @@ struct PairsIn {
         const __mmask16 m = _mm512_mask_cmpeq_epi32_mask(_mm512_cmpeq_epi32_mask(window[k][j], window[k][8 + j]),
                                                          window[k][4 + j], window[k][12 + j]);
         equal[k] = j ? static_cast<__mmask16>(equal[k] & m) : m;
-        if (j == 3 && AnyPair(equal[k], first + 32 * g + 16 * k, pairs)) mutated = true;
+        if (j == 3 && AnyPair(equal[k], 32 * g + 16 * k, pairs)) mutated = true;
     }
     SHA256_LANES_INLINE void Load(Z (*window)[64], size_t g)
     {
@@ -140,7 +138,7 @@ inline size_t MerkleLevels(unsigned char* hashes, size_t n, bool* mutated)
     // than 32, or with the odd last hash doubled) from a copy.
     const size_t full = n / 64, left = n - 64 * full;
     {
-        PairsIn in{{hashes, {}}, 0, n / 2};
+        PairsIn in{{hashes, {}}, n / 2};
         LanesOut out{lanes};
         Pipeline<Avx512, Avx512x2>(in, out, full);
         if (in.mutated) *mutated = true;
@@ -153,7 +151,7 @@ inline size_t MerkleLevels(unsigned char* hashes, size_t n, bool* mutated)
         std::memcpy(last, hashes + 64 * 32 * full, 32 * left);
         if (n & 1) std::memcpy(last + 32 * left, hashes + 32 * (n - 1), 32);
         std::memset(last + used, 0, sizeof(last) - used);
-        PairsIn tail{{last, {}}, 32 * full, n / 2};
+        PairsIn tail{{last, {}}, n / 2 - 32 * full};
         LanesOut tail_out{lanes + 256 * full};
         Pipeline<Avx512, Avx512x2>(tail, tail_out, 1);
         if (tail.mutated) *mutated = true;
