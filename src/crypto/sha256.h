@@ -115,7 +115,8 @@ void SHA256D64(unsigned char* output, const unsigned char* input, size_t blocks)
 
 /** The levels of a Merkle tree over the n 32-byte hashes at `hashes` (any
  *  alignment), hashed in place with SHA256D64 while a level has 64 hashes or
- *  more, where the row SHA256D64 starts with has a kernel for it; a level of
+ *  more, where a row of SHA256D64's plan has a kernel for it (the first such,
+ *  the row it starts with where that row has one); a level of
  *  odd length has its last hash doubled, as ComputeMerkleRoot does. Returns
  *  the count m of the level left, in hashes[0..m): n where it hashed nothing.
  *  Sets *mutated (never clears it) where a level it hashed held two identical

@@ -241,6 +241,11 @@ void SHA256D64(unsigned char* out, const unsigned char* in, size_t blocks)
 
 size_t SHA256D64Levels(unsigned char* hashes, size_t n, bool* mutated)
 {
-    const sha256::D64Row& e = sha256::ROWS[(sha256::g_plan.load(std::memory_order_relaxed) & 15) - 1];
-    return e.merkle ? e.merkle(hashes, n, mutated) : n;
+    // The first row of the plan with a Merkle kernel: a row without one
+    // leaves a tree's levels to the next row that has one.
+    for (uint32_t plan = sha256::g_plan.load(std::memory_order_relaxed); plan; plan >>= 4) {
+        const sha256::D64Row& e = sha256::ROWS[(plan & 15) - 1];
+        if (e.merkle) return e.merkle(hashes, n, mutated);
+    }
+    return n;
 }
