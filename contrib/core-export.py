@@ -144,7 +144,8 @@ KEPT = {h["source"]: h["path"][len("src/"):] for h in HEADERS}
 # Project headers that may be inlined; any other project include is an error
 # (it would pull the project's own API into Core).
 INLINED = {"crypto/sha256_constants.h", "crypto/sha256_lanes.h", "crypto/sha256_lanes_avx512.h",
-           "crypto/sha256_lanes_avx512_x2.h", "crypto/sha256_lanes_avx512_jobs.h", "crypto/sha256_lanes_avx512_merkle.h",
+           "crypto/sha256_lanes_avx512_x2.h", "crypto/sha256_lanes_avx512_x3.h", "crypto/sha256_lanes_avx512_jobs.h",
+           "crypto/sha256_lanes_avx512_merkle.h",
            "crypto/sha256_x86_shani_ring.h",
            "crypto/sha256_x86_shani_stagger.h", "crypto/sha256_x86_shani_streams.h", "crypto/sha256_x86_shani_jobs.h"}
 # Left out: the project's kernel table and API, its CPU model, and its

@@ -5,7 +5,8 @@
 // functions, vpshufb for the byte swaps): SHA256D64 of sixteen inputs
 // (sha256_lanes_avx512.h) or of groups of 32 on two registers a word
 // (sha256_lanes_avx512_x2.h) and the levels of a Merkle tree on them
-// (sha256_lanes_avx512_merkle.h), and the job and second-hash kernels of the
+// (sha256_lanes_avx512_merkle.h), the avx512_48way kernel's SHA256D64 of
+// groups of 48 on three registers a word (sha256_lanes_avx512_x3.h), and the job and second-hash kernels of the
 // multi-buffer hasher on one register a word or two
 // (sha256_lanes_avx512_jobs.h). Compiled with -mavx512f -mavx512bw -mavx512vl;
 // called only on CPUs and OSes with AVX-512F/BW/VL and the opmask/ZMM state
@@ -27,6 +28,7 @@
 #include <crypto/sha256_lanes_avx512_x2.h>
 #include <crypto/sha256_lanes_avx512_jobs.h>
 #include <crypto/sha256_lanes_avx512_merkle.h>
+#include <crypto/sha256_lanes_avx512_x3.h>
 #include <crypto/sha256_lanes_count.h>
 
 // Bitcoin Core's SHA256D64 16-way is this function (contrib/core-export.py).
@@ -109,5 +111,39 @@ sha256::kernel::OpCount sha256::kernel::avx512_32way_count(Shape shape)
         }, 32, 64);
     }
     return sha256::lanes::Count<Avx512x2, 64>(shape);
+}
+
+void sha256::kernel::avx512_48way_d64(unsigned char* out, const unsigned char* in)
+{
+    D64Groups<Avx512, AsmBlocks>(out, in, 1, PadKW());
+    _mm256_zeroupper();
+}
+
+void sha256::kernel::avx512_48way_d64_batch(unsigned char* out, const unsigned char* in, size_t batches)
+{
+    D64Groups<Avx512, AsmBlocks>(out, in, batches, PadKW());
+    _mm256_zeroupper();
+}
+
+sha256::kernel::OpCount sha256::kernel::avx512_48way_count(Shape shape)
+{
+    using One = sha256::lanes::Counting<Avx512, 64>;
+    if (shape == Shape::D64) {
+        return sha256::lanes::CountRun([](unsigned char* out, const unsigned char* in) {
+            One::V pad[64 * 3];
+            for (auto& v : pad) v = {0};
+            D64Groups<One, ModelBlocks<One>>(out, in, 1, pad);
+        }, 48, 64);
+    }
+    if (shape == Shape::Lanes) { // a block of 48 lanes, its schedule included
+        return sha256::lanes::CountRun([](unsigned char*, const unsigned char*) {
+            One::V window[64 * 3], kw[64 * 3], s[24];
+            for (auto& v : window) v = {0};
+            for (auto& v : s) v = {0};
+            Schedule<One>(window, kw);
+            ModelBlocks<One>::Block(s, kw);
+        }, 48, 64);
+    }
+    return {};
 }
 #endif

@@ -203,6 +203,9 @@ size_t avx512_32way_jobs(sha256_jobs::Lane* lane, const sha256_jobs::Job* job, s
 size_t avx512_32way_merkle(unsigned char* hashes, size_t n, bool* mutated);
 OpCount avx512_16way_count(Shape shape);
 OpCount avx512_32way_count(Shape shape);
+void avx512_48way_d64(unsigned char* out, const unsigned char* in);
+void avx512_48way_d64_batch(unsigned char* out, const unsigned char* in, size_t batches);
+OpCount avx512_48way_count(Shape shape);
 void shani_d64(unsigned char* out, const unsigned char* in);
 void shani_double32(unsigned char* out, const unsigned char* in);
 void shani_double80(unsigned char* out, const unsigned char* in);
@@ -328,6 +331,8 @@ inline constexpr Kernel KERNELS[] = {
     MakeMerkle("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_merkle)),
     MakeHash("avx512_32way", "sha256_avx512.cpp", S::Hash32, 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_hash32), SHA256_X86(avx512_32way_count)),
     MakeJobs("avx512_32way", "sha256_avx512.cpp", 32, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_32way_jobs), SHA256_X86(avx512_32way_count)),
+    MakeHash("avx512_48way", "sha256_avx512.cpp", S::D64, 48, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_48way_d64), SHA256_X86(avx512_48way_count)),
+    MakeBatch("avx512_48way", "sha256_avx512.cpp", 48, AVX512_NEEDS, Src::X86, SHA256_X86(avx512_48way_d64_batch)),
 
     // x86-64 SHA extensions
     MakeTransform("shani", "sha256_x86_shani.asm", SHANI_NEEDS, Src::Asm, SHA256_ASM(sha256_shani_transform)),

@@ -69,7 +69,15 @@ constexpr D64Row ROWS[] = {
     // (a decision from the measured runs of doc/results/, doc/d64.md).
     registry::Leading(FromD64Kernels("avx512_32way",
                                      "AVX-512 32 lanes in two register sets, each block's W+K computed ahead into memory"),
-                      {cpu::Probe::Avx512AddDepth, 4.0, kernel::AVX512_NEEDS, 1}),
+                      {cpu::Probe::Avx512AddDepth, 4.0, kernel::AVX512_NEEDS, 2}),
+    // Three register sets where the unit works on more 512-bit adds at once
+    // still: two sets' rounds left it idle a quarter of the time at a depth
+    // of 7.8 (AMD Zen 5), three about a tenth. Ahead of the two-set row there
+    // (the only CPU measured with it, doc/d64.md; 6: between that depth and
+    // the 4 from which two sets win).
+    registry::Leading(FromD64Kernels("avx512_48way",
+                                     "AVX-512 48 lanes in three register sets, each block's rounds in assembly with every state in a register"),
+                      {cpu::Probe::Avx512AddDepth, 6.0, kernel::AVX512_NEEDS, 1}),
     FromD64Kernels("shani_2way", "SHA-NI, two interleaved streams, padding block W+K precomputed"),
     StreamsLeading(FromD64Kernels("shani_4way", "SHA-NI, four interleaved streams, every state in registers, padding block W+K precomputed"), 2, STREAMS_LEAD_SHANI_ROWS),
     FromD64Kernels("shani", "SHA-NI, one input at a time"),
@@ -242,7 +250,7 @@ void SHA256D64(unsigned char* out, const unsigned char* in, size_t blocks)
 size_t SHA256D64Levels(unsigned char* hashes, size_t n, bool* mutated)
 {
     // The first row of the plan with a Merkle kernel: a row without one
-    // leaves a tree's levels to the next row that has one.
+    // (avx512_48way) leaves a tree's levels to the next row that has one.
     for (uint32_t plan = sha256::g_plan.load(std::memory_order_relaxed); plan; plan >>= 4) {
         const sha256::D64Row& e = sha256::ROWS[(plan & 15) - 1];
         if (e.merkle) return e.merkle(hashes, n, mutated);

@@ -330,8 +330,20 @@ expect 0 "^avx512_32way avx512_16way$" "bench: ... in the D64 family too" -- fam
 env SHA256BENCH_AVX512_ADD_DEPTH=2 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 2 lists it right after" -- multi_pair
 expect 0 "^avx512_16way avx512_32way$" "bench: ... in the D64 family too" -- family_pair d64
-expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, so d64: avx512_32way leads the avx512f avx512bw avx512vl rows; multi: avx512_32way leads the avx512f avx512bw avx512vl rows$" \
+expect 0 "^AVX-512 add depth: 8.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 6, so d64: avx512_48way, avx512_32way lead the avx512f avx512bw avx512vl rows; multi: avx512_32way leads the avx512f avx512bw avx512vl rows$" \
   "bench: the header says which depth ordered the AVX-512 rows" -- env SHA256BENCH_AVX512_ADD_DEPTH=8 "$B" $QUICK
+# avx512_48way (three registers of lanes a word) leads the D64 family's AVX-512
+# rows from a depth of 6, and keeps its listed place, after the other two, below.
+d64_three() {
+  awk -F '\t' '$1 == "d64" && $2 ~ /^avx512_(16|32|48)way$/ { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$tmp/order.tsv"
+}
+for v in 8:"avx512_48way avx512_32way avx512_16way" 6:"avx512_48way avx512_32way avx512_16way" \
+         5.99:"avx512_32way avx512_16way avx512_48way" 2:"avx512_16way avx512_32way avx512_48way"; do
+  env SHA256BENCH_AVX512_ADD_DEPTH="${v%%:*}" "$B" -list-impls > "$tmp/order.tsv" 2>&1
+  expect 0 "^${v#*:}$" "bench: add depth ${v%%:*} lists the D64 family's AVX-512 rows as ${v#*:}" -- d64_three
+done
+expect 0 "^AVX-512 add depth: 5.00 512-bit adds at once (latency / issue interval, set by SHA256BENCH_AVX512_ADD_DEPTH); at least 4, below 6, so d64: avx512_32way leads the avx512f avx512bw avx512vl rows; multi: avx512_32way leads the avx512f avx512bw avx512vl rows$" \
+  "bench: ... and between the two rules' depths the header names the one rule that holds" -- env SHA256BENCH_AVX512_ADD_DEPTH=5 "$B" $QUICK
 # A depth of 0, set or absent, puts avx512_32way behind avx512_16way: the header says that order, and how the 0 came.
 env SHA256BENCH_AVX512_ADD_DEPTH=0 "$B" -list-impls > "$tmp/order.tsv" 2>&1
 expect 0 "^avx512_16way avx512_32way$" "bench: add depth 0 lists avx512_32way right after avx512_16way" -- multi_pair
