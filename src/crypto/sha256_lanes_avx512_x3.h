@@ -194,7 +194,7 @@ using Z = __m512i;
 
 //! s[8k + j] (word j of set k's state) += 64 rounds of the three sets, set
 //! k's W+K of round r at kw[3r + k].
-__attribute__((noinline)) void Rounds(Z* s, const Z* kw)
+__attribute__((noinline)) void RoundsThreeSets(Z* s, const Z* kw)
 {
     int n;
     __asm__ volatile(
@@ -214,7 +214,7 @@ __attribute__((noinline)) void Rounds(Z* s, const Z* kw)
 //! The same, and beside the rounds the next block's W+K into kwn (as kw),
 //! from each set's 16 words in window[64k..64k + 15] (the rest of the window
 //! is the schedule's, as in RoundsAndNext of sha256_lanes_avx512_x2.h).
-__attribute__((noinline)) void RoundsAndNext(Z* s, const Z* kw, Z* window, Z* kwn)
+__attribute__((noinline)) void RoundsThreeSetsAndNext(Z* s, const Z* kw, Z* window, Z* kwn)
 {
     const uint32_t* k = sha256::lanes::K;
     int n;
@@ -256,8 +256,8 @@ __attribute__((noinline)) void RoundsAndNext(Z* s, const Z* kw, Z* window, Z* kw
 
 //! The assembly blocks, for the AVX-512 class.
 struct AsmBlocks {
-    static void Block(Z* s, const Z* kw) { Rounds(s, kw); }
-    static void BlockAndNext(Z* s, const Z* kw, Z* window, Z* kwn) { RoundsAndNext(s, kw, window, kwn); }
+    static void Block(Z* s, const Z* kw) { RoundsThreeSets(s, kw); }
+    static void BlockAndNext(Z* s, const Z* kw, Z* window, Z* kwn) { RoundsThreeSetsAndNext(s, kw, window, kwn); }
 };
 
 //! The same blocks in C++ on a lanes class One (the counting class): the
@@ -266,7 +266,8 @@ template <class One>
 struct ModelBlocks {
     using V = typename One::V;
     using A = sha256::lanes::Lanes<One>;
-    static void Rounds(V* s, const V* kw, int r, V* t)
+    //! Round r of the three sets on their working states t[8k..8k + 7].
+    static void Round(V* t, const V* kw, int r)
     {
         const int q = r & 7;
         for (int k = 0; k < 3; ++k) {
@@ -274,13 +275,12 @@ struct ModelBlocks {
             A::Round(x[(0 - q) & 7], x[(1 - q) & 7], x[(2 - q) & 7], x[(3 - q) & 7], x[(4 - q) & 7], x[(5 - q) & 7],
                      x[(6 - q) & 7], x[(7 - q) & 7], kw[3 * r + k]);
         }
-        (void)s;
     }
     static void Block(V* s, const V* kw)
     {
         V t[24];
         for (int j = 0; j < 24; ++j) t[j] = s[j];
-        for (int r = 0; r < 64; ++r) Rounds(s, kw, r, t);
+        for (int r = 0; r < 64; ++r) Round(t, kw, r);
         for (int j = 0; j < 24; ++j) s[j] = One::Add(s[j], t[j]);
     }
     static void BlockAndNext(V* s, const V* kw, V* window, V* kwn)
@@ -289,7 +289,7 @@ struct ModelBlocks {
         V t[24];
         for (int j = 0; j < 24; ++j) t[j] = s[j];
         for (int r = 0; r < 64; ++r) {
-            Rounds(s, kw, r, t);
+            Round(t, kw, r);
             for (int k = 0; k < 3; ++k) {
                 V* w = window + 64 * k;
                 if (r >= 16) w[r] = One::Add(A::sigma1(w[r - 2]), One::Add(One::Add(w[r - 7], A::sigma0(w[r - 15])), w[r - 16]));
