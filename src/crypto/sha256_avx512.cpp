@@ -6,9 +6,9 @@
 // (sha256_lanes_avx512.h) or of groups of 32 on two registers a word
 // (sha256_lanes_avx512_x2.h) and the levels of a Merkle tree on them
 // (sha256_lanes_avx512_merkle.h), the avx512_48way kernel's SHA256D64 of
-// groups of 48 on three registers a word (sha256_lanes_avx512_x3.h), and the job and second-hash kernels of the
-// multi-buffer hasher on one register a word or two
-// (sha256_lanes_avx512_jobs.h). Compiled with -mavx512f -mavx512bw -mavx512vl;
+// groups of 48 on three registers a word (sha256_lanes_avx512_x3.h), and the
+// job and second-hash kernels of the multi-buffer hasher on one register a
+// word or two (sha256_lanes_avx512_jobs.h). Compiled with -mavx512f -mavx512bw -mavx512vl;
 // called only on CPUs and OSes with AVX-512F/BW/VL and the opmask/ZMM state
 // enabled in XCR0.
 

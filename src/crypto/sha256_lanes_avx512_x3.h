@@ -30,24 +30,26 @@ using Z = __m512i;
 // Lanes::Round in its SHORT_E_PATH order (h + W+K + Ch, then Sigma1, then d;
 // the new a from t1, Maj, Sigma0): the same sixteen operations, counted from
 // the C++ model below.
+// The three-way xor of x rotated right by r1 and r2 and rotated or shifted
+// (OP3: "vprord" or "vpsrld") by r3, into zmm t1 (t2, t3: temporaries): the
+// Sigma and sigma functions (Lanes::Sigma0 and the rest).
+#define XOR3(x, r1, r2, OP3, r3, t1, t2, t3)                           \
+    "vprord $" #r1 ", %%zmm" #x ", %%zmm" #t1 "\n\t"                     \
+    "vprord $" #r2 ", %%zmm" #x ", %%zmm" #t2 "\n\t"                     \
+    OP3 " $" #r3 ", %%zmm" #x ", %%zmm" #t3 "\n\t"                       \
+    "vpternlogd $0x96, %%zmm" #t3 ", %%zmm" #t2 ", %%zmm" #t1 "\n\t"
 #define ROUND(a, b, c, d, e, f, g, h, KW)                               \
     "vpaddd " KW "(%[kw]), %%zmm" #h ", %%zmm" #h "\n\t"                 \
     "vmovdqa32 %%zmm" #e ", %%zmm24\n\t"                                 \
     "vpternlogd $0xca, %%zmm" #g ", %%zmm" #f ", %%zmm24\n\t"             \
     "vpaddd %%zmm24, %%zmm" #h ", %%zmm" #h "\n\t"                       \
-    "vprord $6, %%zmm" #e ", %%zmm24\n\t"                                \
-    "vprord $11, %%zmm" #e ", %%zmm25\n\t"                               \
-    "vprord $25, %%zmm" #e ", %%zmm26\n\t"                               \
-    "vpternlogd $0x96, %%zmm26, %%zmm25, %%zmm24\n\t"                    \
+    XOR3(e, 6, 11, "vprord", 25, 24, 25, 26)                            \
     "vpaddd %%zmm24, %%zmm" #h ", %%zmm" #h "\n\t"                       \
     "vpaddd %%zmm" #h ", %%zmm" #d ", %%zmm" #d "\n\t"                   \
     "vmovdqa32 %%zmm" #a ", %%zmm24\n\t"                                 \
     "vpternlogd $0xe8, %%zmm" #c ", %%zmm" #b ", %%zmm24\n\t"             \
     "vpaddd %%zmm24, %%zmm" #h ", %%zmm" #h "\n\t"                       \
-    "vprord $2, %%zmm" #a ", %%zmm24\n\t"                                \
-    "vprord $13, %%zmm" #a ", %%zmm25\n\t"                               \
-    "vprord $22, %%zmm" #a ", %%zmm26\n\t"                               \
-    "vpternlogd $0x96, %%zmm26, %%zmm25, %%zmm24\n\t"                    \
+    XOR3(a, 2, 13, "vprord", 22, 24, 25, 26)                            \
     "vpaddd %%zmm24, %%zmm" #h ", %%zmm" #h "\n\t"
 // Beside a round, the next block's W+K of one word of one set: word W of the
 // window plus K (rounds 0..15), or the schedule's new word W from its four
@@ -58,15 +60,9 @@ using Z = __m512i;
     "vmovdqa64 %%zmm27, " KN "(%[kwn])\n\t"
 #define WORD(W2, W15, W7, W16, W, KB, KN)                               \
     "vmovdqa64 " W2 "(%[w]), %%zmm27\n\t"                                \
-    "vprord $17, %%zmm27, %%zmm28\n\t"                                   \
-    "vprord $19, %%zmm27, %%zmm29\n\t"                                   \
-    "vpsrld $10, %%zmm27, %%zmm30\n\t"                                   \
-    "vpternlogd $0x96, %%zmm30, %%zmm29, %%zmm28\n\t"                    \
+    XOR3(27, 17, 19, "vpsrld", 10, 28, 29, 30)                          \
     "vmovdqa64 " W15 "(%[w]), %%zmm27\n\t"                               \
-    "vprord $7, %%zmm27, %%zmm29\n\t"                                    \
-    "vprord $18, %%zmm27, %%zmm30\n\t"                                   \
-    "vpsrld $3, %%zmm27, %%zmm31\n\t"                                    \
-    "vpternlogd $0x96, %%zmm31, %%zmm30, %%zmm29\n\t"                    \
+    XOR3(27, 7, 18, "vpsrld", 3, 29, 30, 31)                            \
     "vpaddd " W7 "(%[w]), %%zmm29, %%zmm29\n\t"                          \
     "vpaddd " W16 "(%[w]), %%zmm29, %%zmm29\n\t"                         \
     "vpaddd %%zmm29, %%zmm28, %%zmm28\n\t"                               \
@@ -244,6 +240,7 @@ __attribute__((noinline)) void RoundsThreeSetsAndNext(Z* s, const Z* kw, Z* wind
         : CLOBBERS);
 }
 
+#undef XOR3
 #undef ROUND
 #undef COPY
 #undef WORD
