@@ -88,13 +88,14 @@ SHA256_LANES_INLINE void SetHalf(V& v, int k, const X& x)
     else v = x;
 }
 
-//! Set k's W+K of a block from its 16 words w (overwritten) into kw[0..63].
-template <class One, class V2>
-SHA256_LANES_INLINE void ScheduleOneSet(V2* kw, int k, typename One::V* w)
+//! W+K of a block from its 16 words w (overwritten): put(i, W+K of word i)
+//! for i = 0..63, in that order.
+template <class One, class Put>
+SHA256_LANES_INLINE void ScheduleWords(typename One::V* w, Put put)
 {
     using A = sha256::lanes::Lanes<One>;
 #pragma GCC unroll 16
-    for (int i = 0; i < 16; ++i) SetHalf(kw[i], k, One::Add(w[i], One::Table(sha256::lanes::K, i)));
+    for (int i = 0; i < 16; ++i) put(i, One::Add(w[i], One::Table(sha256::lanes::K, i)));
 #pragma GCC unroll 1
     for (int b = 16; b < 64; b += 16) {
         // Word i from word i - 2 in three dependent operations (sigma1's
@@ -106,9 +107,16 @@ SHA256_LANES_INLINE void ScheduleOneSet(V2* kw, int k, typename One::V* w)
         for (int j = 0; j < 16; ++j) {
             auto& x = w[j];
             x = One::Add(A::sigma1(w[(j + 14) & 15]), One::Add(One::Add(w[(j + 9) & 15], A::sigma0(w[(j + 1) & 15])), x));
-            SetHalf(kw[b + j], k, One::Add(x, One::Table(sha256::lanes::K, b + j)));
+            put(b + j, One::Add(x, One::Table(sha256::lanes::K, b + j)));
         }
     }
+}
+
+//! Set k's W+K of a block from its 16 words w (overwritten) into kw[0..63].
+template <class One, class V2>
+SHA256_LANES_INLINE void ScheduleOneSet(V2* kw, int k, typename One::V* w)
+{
+    ScheduleWords<One>(w, [kw, k](int i, typename One::V x) __attribute__((always_inline)) { SetHalf(kw[i], k, x); });
 }
 
 //! s += 64 rounds of both sets, a loop of eight; kw(i, buf) gives the W+K of

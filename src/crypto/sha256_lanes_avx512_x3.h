@@ -14,6 +14,7 @@
 
 #include <crypto/sha256_constants.h>
 #include <crypto/sha256_lanes_avx512.h>
+#include <crypto/sha256_lanes_avx512_x2.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -320,21 +321,10 @@ template <class One>
 void Schedule(const typename One::V* window, typename One::V* kw)
 {
     using V = typename One::V;
-    using A = sha256::lanes::Lanes<One>;
-    using sha256::lanes::K;
     for (int k = 0; k < 3; ++k) {
         V w[16];
         for (int j = 0; j < 16; ++j) w[j] = window[64 * k + j];
-        for (int j = 0; j < 16; ++j) kw[3 * j + k] = One::Add(w[j], A::T(K, j));
-#pragma GCC unroll 1
-        for (int b = 16; b < 64; b += 16) {
-#pragma GCC unroll 16
-            for (int j = 0; j < 16; ++j) {
-                V& y = w[j];
-                y = One::Add(A::sigma1(w[(j + 14) & 15]), One::Add(One::Add(w[(j + 9) & 15], A::sigma0(w[(j + 1) & 15])), y));
-                kw[3 * (b + j) + k] = One::Add(y, A::T(K, b + j));
-            }
-        }
+        ScheduleWords<One>(w, [kw, k](int i, V x) __attribute__((always_inline)) { kw[3 * i + k] = x; });
     }
 }
 
