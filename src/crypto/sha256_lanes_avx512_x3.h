@@ -334,8 +334,10 @@ void Schedule(const typename One::V* window, typename One::V* kw)
 //! block runs beside the previous group's second-hash schedule, its padding
 //! block beside the next group's input schedule, and its second hash (the
 //! next group's, between them) alone. The schedules at the pipeline's two
-//! ends run alone. out may be in: group g's digests are stored after group
-//! g + 1's inputs are loaded.
+//! ends run alone, and the loads and stores between the blocks: beside the
+//! lone block, as Beside places them for two sets, they took as long (three
+//! sets' rounds leave the vector unit no room; doc/d64.md). out may be in:
+//! group g's digests are stored after group g + 1's inputs are loaded.
 template <class One, class Blocks>
 void D64Groups(unsigned char* out, const unsigned char* in, size_t groups, const typename One::V* pad)
 {
